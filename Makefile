@@ -1,0 +1,169 @@
+# cuda-doctor build. Out-of-tree: everything goes under $(BUILD).
+#   make            build $(BUILD)/cuda-doctor
+#   make run        install missing build dependencies, build, run `cuda-doctor check`
+#   make test       install missing dependencies, then unit (ASan+UBSan), end-to-end,
+#                   lint, clang build and short fuzz runs
+#   make unit e2e lint fuzz bench format clean
+# Variables: CC (gcc or clang), BUILD (build dir), SAN=1 (ASan+UBSan), FUZZ=1
+# (libFuzzer instrumentation; CC=clang), WERROR=1 (default under CI), V=1.
+
+CC ?= gcc
+BUILD ?= build
+SAN ?=
+FUZZ ?=
+WERROR ?= $(if $(CI),1,)
+FUZZ_SECONDS ?= 8
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wpointer-arith -Wundef -Wwrite-strings -Wno-unused-parameter \
+	-Wimplicit-fallthrough
+CPPFLAGS += -Isrc -I$(BUILD)/gen -D_GNU_SOURCE -DCD_VERSION='"$(VERSION)"'
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 $(WARN) -fno-strict-aliasing -fstack-protector-strong -MMD -MP
+ifeq ($(WERROR),1)
+CFLAGS += -Werror
+endif
+ifeq ($(SAN),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(FUZZ),1)
+CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -DCD_FUZZING
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+# Static third-party libraries: the binary depends on glibc alone.
+STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
+LDLIBS += $(STATIC_LIBS) -ldl -lm
+
+SRCS := $(shell find src -name '*.c' | sort)
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+DATA_FILES := $(shell find data -type f \( -name '*.tsv' -o -name '*.txt' \) 2>/dev/null | sort)
+GEN_DATA := $(BUILD)/gen/kb_data.c
+GEN_OBJ := $(BUILD)/gen/kb_data.o
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+
+.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench format clean check-static \
+	test-san test-clang fakes
+all: $(BUILD)/cuda-doctor
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+# The knowledge base: data/ files embedded as byte arrays.
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -O1 -std=c11 -Wall -o $@ $<
+
+$(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES)
+	@mkdir -p $(dir $@)
+	$(Q)$(BUILD)/tools/embed $@ $(DATA_FILES)
+
+$(GEN_OBJ): $(GEN_DATA)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+$(LIB_OBJS): | $(GEN_DATA)
+
+$(BUILD)/libcd.a: $(LIB_OBJS) $(GEN_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/cuda-doctor: $(BUILD)/src/main.o $(BUILD)/libcd.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "built $@"
+
+# ---- tests -----------------------------------------------------------------
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(BUILD)/libcd.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libcd.a -lcmocka $(LDLIBS)
+
+$(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+
+$(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libcuda.so.1 -o $@ $<
+
+fakes: $(FAKES)
+
+unit: $(UNIT_BINS)
+	@set -e; pass=0; fail=0; for t in $(UNIT_BINS); do \
+		if $$t; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
+	done; echo "unit: $$pass passed, $$fail failed"; test $$fail -eq 0
+
+e2e: $(BUILD)/cuda-doctor fakes
+	CD_BIN=$(abspath $(BUILD)/cuda-doctor) CD_FAKES=$(abspath $(BUILD)/fakes) \
+		bats --timing tests/e2e
+
+check-static: $(BUILD)/cuda-doctor
+	@scripts/check-static.sh $(BUILD)/cuda-doctor
+
+lint:
+	@scripts/lint.sh
+
+format:
+	clang-format -i $$(find src tests tools -name '*.[ch]')
+
+# libFuzzer targets, one per parser of untrusted bytes, seeded from tests/fuzz/corpus/NAME.
+fuzz-build:
+	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang FUZZ=1 $(BUILD)/fuzz/libcd.a
+	@set -e; for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
+		clang $(CPPFLAGS) -I$(BUILD)/fuzz/gen -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $(BUILD)/fuzz/$$n $$f $(BUILD)/fuzz/libcd.a $(LDLIBS); done
+
+fuzz: fuzz-build
+	@set -e; for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
+		mkdir -p $(BUILD)/fuzz/corpus/$$n; \
+		seeds=tests/fuzz/corpus/$${n#fuzz_}; [ -d $$seeds ] || seeds=; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+		$(BUILD)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 -timeout=10 \
+			-print_final_stats=0 $(BUILD)/fuzz/corpus/$$n $$seeds 2>$(BUILD)/fuzz/$$n.log \
+			|| { tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
+	done; echo "fuzz: $(words $(FUZZ_SRCS)) targets ran clean"
+
+deps:
+	@scripts/install-deps.sh
+
+run: deps
+	$(MAKE) all
+	$(BUILD)/cuda-doctor check
+
+test-san:
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 unit
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 e2e
+
+test-clang:
+	$(MAKE) BUILD=$(BUILD)/clang CC=clang all
+
+test: deps
+	$(MAKE) all check-static
+	$(MAKE) unit
+	$(MAKE) e2e
+	$(MAKE) test-san
+	$(MAKE) test-clang
+	$(MAKE) lint
+	$(MAKE) fuzz
+	@echo "make test: all steps passed"
+
+bench: all
+	bench/run.sh $(BUILD)/cuda-doctor
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(LIB_OBJS:.o=.d) $(BUILD)/src/main.d

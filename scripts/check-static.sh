@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The binary must depend on glibc alone (libc, libm, libdl, libpthread, the
+# dynamic loader, the vDSO), so it can be copied into any container.
+set -euo pipefail
+bin=$1
+bad=$(ldd "$bin" | awk '{print $1}' |
+	grep -Ev '^(linux-vdso\.so\.1|linux-gate\.so\.1|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|/lib.*/ld-linux.*\.so\.[0-9]+)$' || true)
+if [ -n "$bad" ]; then
+	echo "check-static: $bin depends on more than glibc:" >&2
+	echo "$bad" >&2
+	exit 1
+fi
+echo "check-static: $bin needs glibc only"

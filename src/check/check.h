@@ -1,0 +1,18 @@
+/* check: pure functions from facts to findings, one file per family.
+ * A check reads facts only (no I/O), appends findings to `out` and allocates
+ * from out->arena. check_all runs every family in a fixed order. */
+#ifndef CD_CHECK_H
+#define CD_CHECK_H
+
+#include "report/facts.h"
+#include "report/finding.h"
+
+void check_driver(const struct cd_facts *f, struct cd_findings *out);
+void check_gpus(const struct cd_facts *f, struct cd_findings *out);
+void check_toolkit(const struct cd_facts *f, struct cd_findings *out);
+void check_env(const struct cd_facts *f, struct cd_findings *out);
+void check_container(const struct cd_facts *f, struct cd_findings *out);
+
+void check_all(const struct cd_facts *f, struct cd_findings *out);
+
+#endif

@@ -1,0 +1,38 @@
+/* check: `cuda-doctor check` - probe everything, run every check, render. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "cli/cli.h"
+#include "probe/probe.h"
+#include "report/render.h"
+
+int cmd_check(int argc, char **argv, struct cd_opts *opts)
+{
+	struct cd_facts f;
+	struct cd_findings fs;
+	struct cd_render r;
+	struct cd_err err = {0};
+	int rc;
+
+	if (argc > 1)
+		return cli_usage_error("check", "unexpected argument '%s'", argv[1]);
+	facts_init(&f, opts);
+	if (root_init(&f.root, opts->root, &err)) {
+		facts_free(&f);
+		return cli_usage_error(NULL, "%s", err.msg);
+	}
+	probe_all(&f);
+	findings_init(&fs, &f.arena);
+	check_all(&f, &fs);
+	render_init(&r, opts, "check");
+	rc = render_report(&r, &f, &fs);
+	if (rc)
+		rc = CD_EXIT_INTERNAL;
+	else
+		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
+	if (fflush(stdout) != 0 && !rc)
+		rc = CD_EXIT_INTERNAL;
+	facts_free(&f);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/* cli: one entry point per subcommand. Each parses its own options from the
+ * arguments main() left after taking the global ones, calls into the core,
+ * renders, and returns the process exit status (CD_EXIT_*). */
+#ifndef CD_CLI_H
+#define CD_CLI_H
+
+#include "core/opts.h"
+
+enum {
+	CD_EXIT_OK = 0,	      /* healthy */
+	CD_EXIT_FINDINGS = 1, /* findings at error severity, or a gate violated */
+	CD_EXIT_USAGE = 2,
+	CD_EXIT_INTERNAL = 3
+};
+
+struct cd_command {
+	const char *name;
+	int (*run)(int argc, char **argv, struct cd_opts *opts);
+	const char *summary;
+	const char *usage; /* the command's own options, for --help */
+};
+
+const struct cd_command *cli_commands(void);
+const struct cd_command *cli_find(const char *name);
+
+int cmd_check(int argc, char **argv, struct cd_opts *opts);
+
+/* Print "cuda-doctor CMD: MSG" to stderr and return CD_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print the help of one command (or the overview for NULL) to stdout. */
+void cli_help(const struct cd_command *c);
+/* True when argv holds -h or --help (before a "--"). */
+int cli_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,108 @@
+/* commands: the command table, help text and shared usage errors. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
+{
+	(void)argc;
+	(void)opts;
+	fprintf(stderr, "cuda-doctor %s: not available in this version yet\n", argv[0]);
+	return CD_EXIT_USAGE;
+}
+
+static const struct cd_command commands[] = {
+	{"check", cmd_check, "diagnose this machine / container / environment (default)",
+	 "cuda-doctor check [global options]\n"
+	 "  Probe the driver, GPUs, CUDA toolkits, host and environment; report findings.\n"},
+	{"explain", cmd_planned, "diagnose an error log, cross-checked with the environment", NULL},
+	{"run", cmd_planned, "run a command, keep its output, explain it if it fails", NULL},
+	{"model", cmd_planned, "pre-flight a Hugging Face model load", NULL},
+	{"ldd", cmd_planned, "resolve a shared object's dependencies as the loader would", NULL},
+	{"jit", cmd_planned, "readiness to JIT-compile CUDA extensions", NULL},
+	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
+	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
+	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
+	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
+	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
+	{"fix", cmd_planned, "remediation plan (planned)", NULL},
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct cd_command *cli_commands(void)
+{
+	return commands;
+}
+
+const struct cd_command *cli_find(const char *name)
+{
+	const struct cd_command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "cuda-doctor%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'cuda-doctor %s--help'.\n", cmd ? "" : "");
+	return CD_EXIT_USAGE;
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+static const char global_help[] =
+	"global options (before or after the command):\n"
+	"  --root DIR            read the filesystem under DIR as if it were /\n"
+	"  --env PREFIX          the Python environment to inspect\n"
+	"  --format text|json|markdown, --json\n"
+	"  --no-color            no colour even on a terminal (NO_COLOR is honoured too)\n"
+	"  -q, --quiet           print only problems\n"
+	"  -v, --verbose         print more detail\n"
+	"  --nvml-lib PATH       NVML library to load (default: libnvidia-ml.so.1 by the loader's "
+	"search)\n"
+	"  --cuda-lib PATH       CUDA driver library to load (default: libcuda.so.1)\n"
+	"  --timeout SECONDS     bound on every live driver call (default 10)\n"
+	"  -h, --help            this help;  --version  print the version\n"
+	"exit status: 0 healthy, 1 findings at error severity, 2 usage error, 3 internal error\n";
+
+void cli_help(const struct cd_command *c)
+{
+	const struct cd_command *k;
+
+	if (c) {
+		printf("cuda-doctor %s - %s\n\n", c->name, c->summary);
+		if (c->usage)
+			printf("%s\n", c->usage);
+		fputs(global_help, stdout);
+		return;
+	}
+	printf("cuda-doctor - why this GPU environment will not train or load a model, and the "
+	       "fix\n\n"
+	       "usage: cuda-doctor [global options] [command] [args]\n\ncommands:\n");
+	for (k = commands; k->name; k++)
+		printf("  %-12s %s\n", k->name, k->summary);
+	printf("\n");
+	fputs(global_help, stdout);
+	printf("\nSee 'cuda-doctor COMMAND --help' and docs/usage.md.\n");
+}

@@ -1,0 +1,26 @@
+/* opts: the global command-line options, parsed once by main() and read by
+ * every layer. Strings point into argv or static storage; nothing is owned.
+ * envp, when set, replaces the process environment for the probes (tests). */
+#ifndef CD_OPTS_H
+#define CD_OPTS_H
+
+enum cd_format { CD_FMT_TEXT = 0, CD_FMT_JSON, CD_FMT_MARKDOWN };
+
+struct cd_opts {
+	const char *root; /* --root, NULL for / */
+	const char *env;  /* --env PREFIX */
+	enum cd_format format;
+	int color;	      /* resolved: 1 only on a tty without NO_COLOR */
+	int no_color;	      /* --no-color given */
+	int quiet;	      /* -q */
+	int verbose;	      /* -v (repeatable) */
+	const char *nvml_lib; /* --nvml-lib */
+	const char *cuda_lib; /* --cuda-lib */
+	int timeout_ms;	      /* --timeout, default 10 s */
+	char *const *envp;    /* NULL: the real environment */
+	const char *argv0;
+};
+
+#define CD_TIMEOUT_DEFAULT_MS 10000
+
+#endif

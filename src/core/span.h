@@ -1,0 +1,35 @@
+/* span: bounds-checked reads from an untrusted byte buffer.
+ * Every parser forms pointers only after span_ok(); the helpers below return
+ * 0 on success and CD_ERANGE when the requested bytes are not all inside.
+ * Nothing here allocates; a span borrows the caller's bytes. */
+#ifndef CD_SPAN_H
+#define CD_SPAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cd_span {
+	const uint8_t *p;
+	size_t n;
+};
+
+/* The one range primitive: are [off, off+size) inside a buffer of len bytes?
+ * Written so that no addition can overflow. */
+static inline int span_ok(size_t len, uint64_t off, uint64_t size)
+{
+	return size <= len && off <= len - size;
+}
+
+int span_u8(struct cd_span s, uint64_t off, uint8_t *out);
+int span_u16(struct cd_span s, uint64_t off, int big_endian, uint16_t *out);
+int span_u32(struct cd_span s, uint64_t off, int big_endian, uint32_t *out);
+int span_u64(struct cd_span s, uint64_t off, int big_endian, uint64_t *out);
+
+/* A sub-span [off, off+size); CD_ERANGE when it does not fit. */
+int span_sub(struct cd_span s, uint64_t off, uint64_t size, struct cd_span *out);
+
+/* A NUL-terminated string starting at off whose NUL is inside the span.
+ * *out points into the span; *len (optional) gets strlen. */
+int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len);
+
+#endif

@@ -1,0 +1,136 @@
+/* str: see str.h. */
+#include "core/str.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+
+size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
+{
+	size_t len = strnlen(src, n);
+
+	if (cap) {
+		size_t k = len < cap - 1 ? len : cap - 1;
+		memcpy(dst, src, k);
+		dst[k] = '\0';
+	}
+	return len;
+}
+
+size_t str_copy(char *dst, size_t cap, const char *src)
+{
+	return str_ncopy(dst, cap, src, (size_t)-1);
+}
+
+int str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+char *str_trim(char *s)
+{
+	char *b = s, *e;
+
+	while (*b && isspace((unsigned char)*b))
+		b++;
+	e = b + strlen(b);
+	while (e > b && isspace((unsigned char)e[-1]))
+		e--;
+	memmove(s, b, (size_t)(e - b));
+	s[e - b] = '\0';
+	return s;
+}
+
+int str_to_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return CD_EFORMAT;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return CD_ERANGE;
+	if (*end)
+		return CD_EFORMAT;
+	*out = v;
+	return 0;
+}
+
+int str_to_int(const char *s, int min, int max, int *out)
+{
+	long v;
+	char *end;
+
+	if (!s || !*s)
+		return CD_EFORMAT;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end || end == s)
+		return CD_EFORMAT;
+	if (errno == ERANGE || v < min || v > max)
+		return CD_ERANGE;
+	*out = (int)v;
+	return 0;
+}
+
+/* Read one numeric component; stops at '.', end, or a non-digit. */
+static const char *ver_next(const char *s, unsigned long long *v)
+{
+	*v = 0;
+	while (isdigit((unsigned char)*s)) {
+		if (*v < 1000000000ULL)
+			*v = *v * 10 + (unsigned)(*s - '0');
+		s++;
+	}
+	while (*s && *s != '.')
+		s++; /* ignore suffixes such as "+cu130" or "rc1" */
+	return *s == '.' ? s + 1 : s;
+}
+
+int ver_cmp(const char *a, const char *b)
+{
+	unsigned long long x, y;
+
+	while (*a || *b) {
+		a = ver_next(a, &x);
+		b = ver_next(b, &y);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+int ver_cuda_int(const char *s)
+{
+	unsigned long long major, minor;
+	const char *p;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	p = ver_next(s, &major);
+	if (*p && !isdigit((unsigned char)*p))
+		return -1;
+	ver_next(p, &minor);
+	if (major > 1000 || minor > 99)
+		return -1;
+	return (int)(major * 1000 + minor * 10);
+}
+
+void ver_cuda_str(int v, char *out, size_t cap)
+{
+	snprintf(out, cap, "%d.%d", v / 1000, (v % 1000) / 10);
+}

@@ -1,0 +1,31 @@
+/* str: small string helpers that never overflow their destination.
+ * Functions writing into a caller buffer always NUL-terminate and return the
+ * length they wanted to write (so truncation is detectable, like snprintf).
+ * Version helpers compare dotted numeric strings ("580.159.04"). */
+#ifndef CD_STR_H
+#define CD_STR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+size_t str_copy(char *dst, size_t cap, const char *src);
+size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n);
+int str_has_prefix(const char *s, const char *prefix);
+int str_has_suffix(const char *s, const char *suffix);
+/* Trim ASCII whitespace in place; returns s. */
+char *str_trim(char *s);
+/* Strict decimal parse of the whole string: 0, or CD_EFORMAT / CD_ERANGE. */
+int str_to_u64(const char *s, uint64_t *out);
+int str_to_int(const char *s, int min, int max, int *out);
+
+/* Compare dotted numeric versions component by component ("12.10" > "12.9");
+ * a missing component counts as 0; non-digit suffixes are ignored.
+ * Returns <0, 0, >0. */
+int ver_cmp(const char *a, const char *b);
+/* Parse "MAJOR.MINOR" (extra components ignored) into major*1000+minor*10,
+ * the encoding of cudaDriverGetVersion (13.0 -> 13000). -1 on failure. */
+int ver_cuda_int(const char *s);
+/* Format a cudaDriverGetVersion-style integer as "13.0". */
+void ver_cuda_str(int v, char *out, size_t cap);
+
+#endif

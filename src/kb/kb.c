@@ -1,0 +1,96 @@
+/* kb: see kb.h. */
+#include "kb/kb.h"
+
+#include <string.h>
+
+#include "core/err.h"
+#include "core/str.h"
+
+const struct kb_file *kb_get(const char *name)
+{
+	const struct kb_file *f;
+
+	for (f = kb_files; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+/* Copy the next line into dst (truncating very long lines); returns 0 at end. */
+static int read_line(struct kb_tsv *t, char *dst, size_t cap)
+{
+	const char *p, *nl;
+	size_t n;
+
+	if (t->pos >= t->file->len)
+		return 0;
+	p = (const char *)t->file->data + t->pos;
+	nl = memchr(p, '\n', t->file->len - t->pos);
+	n = nl ? (size_t)(nl - p) : t->file->len - t->pos;
+	t->pos += n + (nl ? 1 : 0);
+	if (n && p[n - 1] == '\r')
+		n--;
+	str_ncopy(dst, cap, p, n);
+	t->lineno++;
+	return 1;
+}
+
+static size_t split(char *line, const char **out, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *tab = strchr(p, '\t');
+		if (n < max)
+			out[n++] = p;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	return n;
+}
+
+int kb_tsv_open(struct kb_tsv *t, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	t->file = kb_get(name);
+	if (!t->file)
+		return CD_ENOENT;
+	while (read_line(t, t->header, sizeof(t->header)))
+		if (t->header[0] && t->header[0] != '#')
+			break;
+	t->ncols = split(t->header, t->cols, KB_TSV_COLS);
+	return 0;
+}
+
+int kb_tsv_next(struct kb_tsv *t)
+{
+	while (read_line(t, t->line, sizeof(t->line))) {
+		if (!t->line[0] || t->line[0] == '#')
+			continue;
+		t->nfields = split(t->line, t->fields, KB_TSV_COLS);
+		return 1;
+	}
+	return 0;
+}
+
+int kb_tsv_col(const struct kb_tsv *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *kb_tsv_get(const struct kb_tsv *t, const char *name)
+{
+	int c = kb_tsv_col(t, name);
+
+	if (c < 0)
+		return NULL;
+	return (size_t)c < t->nfields ? t->fields[c] : "";
+}

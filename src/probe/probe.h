@@ -1,0 +1,18 @@
+/* probe: the fact gatherers. Each fills its part of struct cd_facts, never
+ * prints and never exits; what it cannot learn stays unknown. Live driver
+ * queries run in an isolated child (isolate.h) bounded by --timeout. */
+#ifndef CD_PROBE_H
+#define CD_PROBE_H
+
+#include "report/facts.h"
+
+void host_probe(struct cd_facts *f);	  /* host.c: OS, kernel, glibc, /dev, /dev/shm */
+void container_probe(struct cd_facts *f); /* container.c */
+void env_probe(struct cd_facts *f);	  /* env.c: variables, LD_LIBRARY_PATH */
+void driver_probe(struct cd_facts *f);	  /* driver.c: NVML + CUDA driver, GPUs */
+void toolkit_probe(struct cd_facts *f);	  /* toolkit.c: CUDA toolkits on disk */
+
+/* Everything `check` needs, in dependency order. */
+void probe_all(struct cd_facts *f);
+
+#endif

@@ -1,0 +1,178 @@
+/* facts: the one tree of facts that probes fill, checks read and the JSON
+ * renderer prints. Every string and array lives in facts->arena and is freed
+ * by facts_free; probes never print. Unknown is explicit: a NULL string, the
+ * CD_UNK number, CD_TRI_UNKNOWN, or a NULL array with its `known` flag clear,
+ * all of which render as JSON null. */
+#ifndef CD_FACTS_H
+#define CD_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/file.h"
+
+#define CD_UNK INT64_MIN
+
+enum cd_tri { CD_TRI_UNKNOWN = -1, CD_TRI_NO = 0, CD_TRI_YES = 1 };
+
+/* How a live driver query ended. */
+enum cd_probe_status {
+	CD_PROBE_NOT_RUN = 0, /* not attempted (e.g. --root without --nvml-lib) */
+	CD_PROBE_OK,
+	CD_PROBE_LIB_MISSING, /* dlopen failed: no driver library */
+	CD_PROBE_INIT_FAILED, /* library loaded, initialisation returned an error */
+	CD_PROBE_TIMEOUT,     /* the isolated child did not answer in time */
+	CD_PROBE_CRASHED      /* the isolated child died from a signal */
+};
+
+const char *probe_status_name(enum cd_probe_status s);
+
+/* One driver library as it was loaded (or not). */
+struct cd_driver_lib {
+	const char *requested;	     /* soname or --nvml-lib/--cuda-lib path */
+	const char *path;	     /* the file actually loaded; NULL if none */
+	enum cd_probe_status status; /* of this library alone */
+	int64_t rc;		     /* init/query return code, CD_UNK if none */
+	const char *error;	     /* dlerror() or the library's error string */
+	enum cd_tri is_stub;	     /* a toolkit stub (lib64/stubs) was loaded */
+};
+
+struct cd_driver_facts {
+	enum cd_probe_status status;	   /* overall: worst of the two libraries */
+	const char *version;		   /* "580.159.04" (NVML) */
+	const char *cuda_version;	   /* "13.0" (cuDriverGetVersion) */
+	int64_t cuda_version_int;	   /* 13000 */
+	const char *nvml_version;	   /* "13.580.159.04" */
+	const char *kernel_module_version; /* from /proc/driver/nvidia/version */
+	struct cd_driver_lib nvml;
+	struct cd_driver_lib cuda;
+	int64_t timeout_ms;
+	int64_t signal; /* signal that killed the child, CD_UNK if none */
+};
+
+struct cd_gpu {
+	int64_t index;
+	const char *name;
+	const char *uuid;
+	const char *pci_bus_id;
+	const char *compute_capability; /* "9.0" */
+	int64_t cc_major, cc_minor;
+	int64_t memory_total_bytes;
+	int64_t memory_free_bytes;
+	int64_t memory_used_bytes;
+	int64_t memory_reserved_bytes;
+	const char *mig_mode;	      /* "enabled" | "disabled" | NULL */
+	const char *persistence_mode; /* "enabled" | "disabled" | NULL */
+	const char *compute_mode;     /* "default" | "exclusive_process" | "prohibited" */
+	const char *ecc_mode;	      /* "enabled" | "disabled" | NULL */
+	int64_t ecc_volatile_uncorrected;
+	int64_t ecc_aggregate_uncorrected;
+	enum cd_tri retired_pages_pending;
+	enum cd_tri row_remap_pending;
+	enum cd_tri row_remap_failure;
+};
+
+/* A header a CUDA extension build may include. */
+struct cd_header {
+	const char *name; /* "cusparse.h" */
+	enum cd_tri present;
+	int required;	  /* 0 for info-only headers (cudnn.h, nccl.h) */
+	const char *path; /* where it was found, NULL if absent */
+};
+
+struct cd_toolkit {
+	const char *root; /* in-root path, e.g. "/usr/local/cuda-13.0" */
+	const char *
+		found_via; /* "CUDA_HOME", "CUDA_PATH", "PATH", "default", "glob", "conda", "pip" */
+	const char *kind;  /* "system" | "conda" | "pip" */
+	const char *version;	    /* "13.0.88" */
+	const char *version_source; /* "version.json", "version.txt", "cuda.h" */
+	const char *nvcc_path;	    /* in-root path of bin/nvcc, NULL if absent */
+	const char *nvcc_version;   /* "13.0.88" (from version.json's cuda_nvcc) */
+	size_t n_headers;
+	struct cd_header *headers;
+};
+
+struct cd_toolkit_facts {
+	size_t n;
+	struct cd_toolkit *items;
+	int64_t selected;	     /* index torch.utils.cpp_extension would use, CD_UNK if none */
+	const char *selected_reason; /* why that one */
+	const char *cuda_home;	     /* root of the selected toolkit */
+	const char *nvcc_version;    /* nvcc version of the selected toolkit */
+};
+
+struct cd_host_facts {
+	const char *hostname;
+	const char *os_id;	/* ID= from os-release */
+	const char *os_version; /* VERSION_ID= */
+	const char *os_pretty;	/* PRETTY_NAME= */
+	const char *kernel;	/* uname release, or /proc/sys/kernel/osrelease */
+	const char *arch;	/* "x86_64" */
+	const char *glibc_version;
+	size_t n_dev_nodes;
+	const char **dev_nodes; /* "/dev/nvidia0", "/dev/nvidiactl", ... */
+	int dev_nodes_known;
+	int64_t shm_size_bytes; /* size of /dev/shm, CD_UNK if unknown */
+};
+
+struct cd_container_facts {
+	const char *
+		kind; /* "docker" | "podman" | "kubernetes" | "containerd" | "none"; NULL unknown */
+	const char *evidence; /* what told us */
+	const char *nvidia_require_cuda;
+	const char *nvidia_visible_devices;
+	const char *nvidia_driver_capabilities;
+};
+
+struct cd_env_var {
+	const char *name;
+	const char *value;
+};
+
+struct cd_ldpath_entry {
+	const char *path;
+	enum cd_tri exists;
+	size_t n_libs;
+	const char **libs; /* CUDA-related sonames found there, sorted */
+	size_t n_majors;
+	int64_t *cuda_majors; /* CUDA majors those libraries belong to */
+};
+
+struct cd_env_facts {
+	size_t n_vars;
+	struct cd_env_var *vars; /* the variables that matter, set ones only, sorted */
+	int ld_library_path_set;
+	size_t n_ld_library_path;
+	struct cd_ldpath_entry *ld_library_path;
+	size_t n_ld_library_path_empty; /* empty entries (mean ".") */
+};
+
+struct cd_opts;
+struct cd_python_facts;
+struct cd_stack_facts;
+
+struct cd_facts {
+	struct cd_arena arena;
+	struct cd_root root;
+	const struct cd_opts *opts;
+	struct cd_host_facts host;
+	struct cd_container_facts container;
+	struct cd_driver_facts driver;
+	int gpus_known;
+	size_t n_gpus;
+	struct cd_gpu *gpus;
+	struct cd_toolkit_facts toolkit;
+	struct cd_env_facts env;
+	/* The Python / PyTorch stack: filled by the stack probes; NULL = not probed. */
+	struct cd_stack_facts *stack;
+};
+
+void facts_init(struct cd_facts *f, const struct cd_opts *opts);
+void facts_free(struct cd_facts *f);
+/* Look up a variable of the process environment as the probes see it
+ * (tests can inject an environment through opts). NULL when unset. */
+const char *facts_getenv(const struct cd_facts *f, const char *name);
+
+#endif

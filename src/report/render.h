@@ -1,0 +1,49 @@
+/* render: turn facts and findings into text, JSON or Markdown.
+ * Renderers only read; they print to the FILE they are given and return 0 or
+ * a CD_E* code (CD_ENOMEM when the JSON tree cannot be built). The json_*
+ * helpers give other modules the same null-for-unknown conventions. */
+#ifndef CD_RENDER_H
+#define CD_RENDER_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/opts.h"
+#include "report/facts.h"
+#include "report/finding.h"
+
+#define CD_SCHEMA "cuda-doctor.report/1"
+
+struct cd_render {
+	FILE *out;
+	enum cd_format format;
+	int color;
+	int quiet;
+	int verbose;
+	const char *command; /* "check", ... */
+};
+
+void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command);
+int render_report(const struct cd_render *r, const struct cd_facts *f,
+		  const struct cd_findings *fs);
+
+/* JSON building blocks: unknown (NULL / CD_UNK / CD_TRI_UNKNOWN) -> null.
+ * Strings that are not valid UTF-8 are repaired with U+FFFD. */
+json_t *json_str(const char *s);
+json_t *json_i64(int64_t v);
+json_t *json_tri(enum cd_tri t);
+json_t *json_strv(const char *const *v, size_t n, int known);
+json_t *json_findings(const struct cd_findings *fs);
+json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, const char *command);
+/* Print with two-space indentation and a final newline. */
+int json_print(FILE *out, json_t *root);
+
+void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
+void markdown_report(const struct cd_render *r, const struct cd_facts *f,
+		     const struct cd_findings *fs);
+
+/* "143771 MiB" style sizes, shared by text and markdown. */
+void fmt_bytes(int64_t bytes, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,249 @@
+/* text: the human report. Sections with a mark each (✓ fine, ! warning,
+ * ✗ error), then the findings with their evidence and fix, then a summary.
+ * Colour only when the caller says so (a tty without NO_COLOR). */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/render.h"
+
+#define C_RED  "\033[31m"
+#define C_YEL  "\033[33m"
+#define C_GRN  "\033[32m"
+#define C_DIM  "\033[2m"
+#define C_BOLD "\033[1m"
+#define C_OFF  "\033[0m"
+
+static const char *col(const struct cd_render *r, const char *c)
+{
+	return r->color ? c : "";
+}
+
+void fmt_bytes(int64_t bytes, char *out, size_t cap)
+{
+	if (bytes == CD_UNK)
+		snprintf(out, cap, "unknown");
+	else if (bytes >= (int64_t)1 << 30)
+		snprintf(out, cap, "%.1f GiB", (double)bytes / (double)((int64_t)1 << 30));
+	else
+		snprintf(out, cap, "%lld MiB", (long long)(bytes >> 20));
+}
+
+static enum cd_severity section_worst(const struct cd_findings *fs, const char *section, int *any)
+{
+	enum cd_severity w = CD_SEV_INFO;
+	size_t i;
+
+	*any = 0;
+	for (i = 0; i < fs->n; i++) {
+		if (!fs->items[i]->section || strcmp(fs->items[i]->section, section))
+			continue;
+		if (fs->items[i]->severity == CD_SEV_INFO)
+			continue;
+		*any = 1;
+		if (fs->items[i]->severity > w)
+			w = fs->items[i]->severity;
+	}
+	return w;
+}
+
+static void mark(const struct cd_render *r, int any, enum cd_severity s)
+{
+	if (!any)
+		fprintf(r->out, "%s✓%s", col(r, C_GRN), col(r, C_OFF));
+	else if (s == CD_SEV_ERROR)
+		fprintf(r->out, "%s✗%s", col(r, C_RED), col(r, C_OFF));
+	else
+		fprintf(r->out, "%s!%s", col(r, C_YEL), col(r, C_OFF));
+}
+
+static void heading(const struct cd_render *r, const struct cd_findings *fs, const char *section,
+		    const char *title)
+{
+	int any;
+	enum cd_severity s = section_worst(fs, section, &any);
+
+	fprintf(r->out, "\n");
+	mark(r, any, s);
+	fprintf(r->out, " %s%s%s\n", col(r, C_BOLD), title, col(r, C_OFF));
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s ? s : "unknown";
+}
+
+static void host_section(const struct cd_render *r, const struct cd_facts *f,
+			 const struct cd_findings *fs)
+{
+	const struct cd_host_facts *h = &f->host;
+	char shm[32];
+
+	heading(r, fs, "host", "Host");
+	fprintf(r->out, "    %s, kernel %s, %s, glibc %s\n",
+		h->os_pretty ? h->os_pretty : or_unknown(h->os_id), or_unknown(h->kernel),
+		or_unknown(h->arch), or_unknown(h->glibc_version));
+	fprintf(r->out, "    container: %s%s%s%s\n", or_unknown(f->container.kind),
+		f->container.evidence ? " (" : "",
+		f->container.evidence ? f->container.evidence : "",
+		f->container.evidence ? ")" : "");
+	fmt_bytes(h->shm_size_bytes, shm, sizeof(shm));
+	fprintf(r->out, "    /dev/shm: %s; NVIDIA device nodes: %zu\n", shm, h->n_dev_nodes);
+}
+
+static void lib_line(const struct cd_render *r, const struct cd_driver_lib *l)
+{
+	if (!l->requested)
+		return;
+	if (l->path)
+		fprintf(r->out, "    %s -> %s\n", l->requested, l->path);
+	else
+		fprintf(r->out, "    %s: %s\n", l->requested,
+			l->error ? l->error : probe_status_name(l->status));
+}
+
+static void driver_section(const struct cd_render *r, const struct cd_facts *f,
+			   const struct cd_findings *fs)
+{
+	const struct cd_driver_facts *d = &f->driver;
+
+	heading(r, fs, "driver", "NVIDIA driver");
+	if (d->status == CD_PROBE_NOT_RUN) {
+		fprintf(r->out, "    not queried (%s)\n",
+			f->root.is_host ? "no driver probe ran"
+					: "--root given without --nvml-lib/--cuda-lib");
+	} else {
+		fprintf(r->out, "    driver %s, supports CUDA %s", or_unknown(d->version),
+			or_unknown(d->cuda_version));
+		if (d->nvml_version)
+			fprintf(r->out, ", NVML %s", d->nvml_version);
+		fprintf(r->out, "\n");
+	}
+	if (d->kernel_module_version)
+		fprintf(r->out, "    kernel module %s\n", d->kernel_module_version);
+	lib_line(r, &d->nvml);
+	lib_line(r, &d->cuda);
+}
+
+static void gpu_section(const struct cd_render *r, const struct cd_facts *f,
+			const struct cd_findings *fs)
+{
+	char title[64], tot[32], fre[32];
+	size_t i;
+
+	snprintf(title, sizeof(title), "GPUs (%s)", f->gpus_known ? "" : "unknown");
+	if (f->gpus_known)
+		snprintf(title, sizeof(title), "GPUs (%zu)", f->n_gpus);
+	heading(r, fs, "gpus", title);
+	for (i = 0; i < f->n_gpus; i++) {
+		const struct cd_gpu *g = &f->gpus[i];
+		fmt_bytes(g->memory_total_bytes, tot, sizeof(tot));
+		fmt_bytes(g->memory_free_bytes, fre, sizeof(fre));
+		fprintf(r->out, "    %lld  %s  compute %s  %s total, %s free  %s\n",
+			(long long)g->index, or_unknown(g->name), or_unknown(g->compute_capability),
+			tot, fre, or_unknown(g->pci_bus_id));
+		if (r->verbose)
+			fprintf(r->out,
+				"       %s; MIG %s, persistence %s, compute mode %s, ECC %s\n",
+				or_unknown(g->uuid), or_unknown(g->mig_mode),
+				or_unknown(g->persistence_mode), or_unknown(g->compute_mode),
+				or_unknown(g->ecc_mode));
+	}
+}
+
+static void toolkit_section(const struct cd_render *r, const struct cd_facts *f,
+			    const struct cd_findings *fs)
+{
+	const struct cd_toolkit_facts *t = &f->toolkit;
+	char title[64];
+	size_t i, k;
+
+	snprintf(title, sizeof(title), "CUDA toolkits (%zu)", t->n);
+	heading(r, fs, "toolkit", title);
+	for (i = 0; i < t->n; i++) {
+		const struct cd_toolkit *tk = &t->items[i];
+		size_t missing = 0;
+		fprintf(r->out, "    %s  %s  nvcc %s  [%s]%s\n", or_unknown(tk->root),
+			or_unknown(tk->version),
+			tk->nvcc_path ? or_unknown(tk->nvcc_version) : "absent",
+			or_unknown(tk->found_via),
+			(int64_t)i == t->selected ? "  <- extension builds use this" : "");
+		for (k = 0; k < tk->n_headers; k++)
+			missing += tk->headers[k].required && tk->headers[k].present == CD_TRI_NO;
+		if (missing) {
+			fprintf(r->out, "       missing:");
+			for (k = 0; k < tk->n_headers; k++)
+				if (tk->headers[k].required && tk->headers[k].present == CD_TRI_NO)
+					fprintf(r->out, " %s", tk->headers[k].name);
+			fprintf(r->out, "\n");
+		}
+	}
+	if (t->selected_reason)
+		fprintf(r->out, "    %sselection: %s%s\n", col(r, C_DIM), t->selected_reason,
+			col(r, C_OFF));
+}
+
+static void env_section(const struct cd_render *r, const struct cd_facts *f,
+			const struct cd_findings *fs)
+{
+	const struct cd_env_facts *e = &f->env;
+	size_t i;
+
+	heading(r, fs, "env", "Environment");
+	if (!e->n_vars)
+		fprintf(r->out, "    no CUDA-related variables set\n");
+	for (i = 0; i < e->n_vars; i++) {
+		if (!strcmp(e->vars[i].name, "LD_LIBRARY_PATH") && e->n_ld_library_path > 4 &&
+		    !r->verbose) {
+			fprintf(r->out, "    LD_LIBRARY_PATH: %zu entries\n", e->n_ld_library_path);
+			continue;
+		}
+		fprintf(r->out, "    %s=%s\n", e->vars[i].name, e->vars[i].value);
+	}
+}
+
+static void finding_block(const struct cd_render *r, const struct cd_finding *x)
+{
+	size_t i;
+
+	fprintf(r->out, "  ");
+	if (x->severity == CD_SEV_INFO)
+		fprintf(r->out, "%si%s", col(r, C_DIM), col(r, C_OFF));
+	else
+		mark(r, 1, x->severity);
+	fprintf(r->out, " %s%s%s\n", col(r, C_BOLD), x->title ? x->title : x->id, col(r, C_OFF));
+	fprintf(r->out, "      %s[%s %s]%s\n", col(r, C_DIM), severity_name(x->severity), x->id,
+		col(r, C_OFF));
+	if (x->detail)
+		fprintf(r->out, "      %s\n", x->detail);
+	for (i = 0; i < x->n_evidence; i++)
+		fprintf(r->out, "      - %s\n", x->evidence[i]);
+	for (i = 0; i < x->n_fix; i++)
+		fprintf(r->out, "      %sfix:%s %s\n", col(r, C_GRN), col(r, C_OFF), x->fix[i]);
+}
+
+void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs)
+{
+	size_t i, nerr = 0, nwarn = 0, ninfo = 0;
+
+	for (i = 0; i < fs->n; i++) {
+		nerr += fs->items[i]->severity == CD_SEV_ERROR;
+		nwarn += fs->items[i]->severity == CD_SEV_WARNING;
+		ninfo += fs->items[i]->severity == CD_SEV_INFO;
+	}
+	if (!r->quiet) {
+		fprintf(r->out, "cuda-doctor %s %s%s\n", CD_VERSION, r->command,
+			f->root.is_host ? "" : "  (--root)");
+		host_section(r, f, fs);
+		driver_section(r, f, fs);
+		gpu_section(r, f, fs);
+		toolkit_section(r, f, fs);
+		env_section(r, f, fs);
+	}
+	if (fs->n)
+		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
+	for (i = 0; i < fs->n; i++)
+		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
+			finding_block(r, fs->items[i]);
+	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", nerr, nerr == 1 ? "" : "s",
+		nwarn, nwarn == 1 ? "" : "s", ninfo, ninfo == 1 ? "" : "s");
+}

@@ -1,0 +1,156 @@
+/* Unit tests for src/core: span, buf, arena, str, file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/err.h"
+#include "core/file.h"
+#include "core/span.h"
+#include "core/str.h"
+
+static void span_bounds(void **state)
+{
+	const uint8_t b[] = {1, 2, 3, 4, 5, 6, 7, 8, 'a', 0};
+	struct cd_span s = {b, sizeof(b)};
+	uint32_t v32;
+	uint64_t v64;
+	const char *str;
+	size_t len;
+
+	(void)state;
+	assert_true(span_ok(10, 0, 10));
+	assert_false(span_ok(10, 1, 10));
+	assert_false(span_ok(10, UINT64_MAX, 1));
+	assert_false(span_ok(10, 1, UINT64_MAX));
+	assert_int_equal(span_u32(s, 0, 0, &v32), 0);
+	assert_int_equal(v32, 0x04030201);
+	assert_int_equal(span_u32(s, 0, 1, &v32), 0);
+	assert_int_equal(v32, 0x01020304);
+	assert_int_equal(span_u64(s, 2, 0, &v64), 0);
+	assert_int_equal(span_u64(s, 3, 0, &v64), CD_ERANGE);
+	assert_int_equal(span_cstr(s, 8, &str, &len), 0);
+	assert_string_equal(str, "a");
+	assert_int_equal(len, 1);
+	/* A string whose NUL is outside the span is rejected. */
+	s.n = 9;
+	assert_int_equal(span_cstr(s, 8, &str, &len), CD_ERANGE);
+}
+
+static void buf_cap(void **state)
+{
+	struct cd_buf b;
+
+	(void)state;
+	buf_init(&b, 8);
+	assert_int_equal(buf_puts(&b, "12345678"), 0);
+	assert_string_equal(b.p, "12345678");
+	assert_int_equal(buf_putc(&b, 'x'), CD_ENOMEM);
+	assert_int_equal(b.len, 8);
+	buf_free(&b);
+	buf_init(&b, 0);
+	assert_int_equal(buf_printf(&b, "%d-%s", 42, "x"), 0);
+	assert_string_equal(b.p, "42-x");
+	buf_free(&b);
+}
+
+static void arena_basic(void **state)
+{
+	struct cd_arena a;
+	char *s;
+	int i;
+
+	(void)state;
+	arena_init(&a);
+	for (i = 0; i < 10000; i++)
+		assert_non_null(arena_alloc(&a, 100));
+	s = arena_printf(&a, "%s/%d", "x", 7);
+	assert_string_equal(s, "x/7");
+	assert_null(arena_calloc(&a, SIZE_MAX / 2, 4));
+	assert_null(arena_strdup(&a, NULL));
+	a.max_total = a.used_total + 16;
+	assert_null(arena_alloc(&a, 64));
+	arena_free(&a);
+}
+
+static void versions(void **state)
+{
+	char out[16];
+	int v;
+
+	(void)state;
+	assert_true(ver_cmp("580.159.04", "580.65.06") > 0);
+	assert_true(ver_cmp("12.10", "12.9") > 0);
+	assert_int_equal(ver_cmp("13.0", "13.0.0"), 0);
+	assert_true(ver_cmp("2.11.0+cu130", "2.2") > 0);
+	assert_int_equal(ver_cuda_int("13.0"), 13000);
+	assert_int_equal(ver_cuda_int("12.4.1"), 12040);
+	assert_int_equal(ver_cuda_int("x"), -1);
+	ver_cuda_str(12080, out, sizeof(out));
+	assert_string_equal(out, "12.8");
+	assert_int_equal(str_to_int("12", 0, 100, &v), 0);
+	assert_int_equal(v, 12);
+	assert_int_equal(str_to_int("12x", 0, 100, &v), CD_EFORMAT);
+	assert_int_equal(str_to_int("1000", 0, 100, &v), CD_ERANGE);
+	assert_int_equal(str_copy(out, 4, "abcdef"), 6);
+	assert_string_equal(out, "abc");
+}
+
+/* A root with an absolute symlink must resolve inside the root, never on /. */
+static void root_symlinks(void **state)
+{
+	char tmpl[] = "/tmp/cd-unit-XXXXXX", p[1024], host[2048];
+	struct cd_root r;
+	struct cd_buf b;
+	struct cd_err err;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	snprintf(p, sizeof(p), "%s/usr/local/cuda-13.0", tmpl);
+	assert_int_equal(system((snprintf(host, sizeof(host), "mkdir -p %s/bin", p), host)), 0);
+	snprintf(p, sizeof(p), "%s/usr/local/cuda-13.0/version.txt", tmpl);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fputs("CUDA Version 13.0.88\n", fp);
+	fclose(fp);
+	snprintf(p, sizeof(p), "%s/usr/local/cuda", tmpl);
+	assert_int_equal(symlink("/usr/local/cuda-13.0", p), 0);
+	snprintf(p, sizeof(p), "%s/loop", tmpl);
+	assert_int_equal(symlink("/loop", p), 0);
+
+	assert_int_equal(root_init(&r, tmpl, &err), 0);
+	buf_init(&b, 0);
+	assert_int_equal(file_read(&r, "/usr/local/cuda/version.txt", 1024, &b, &err), 0);
+	assert_string_equal(b.p, "CUDA Version 13.0.88\n");
+	buf_free(&b);
+	assert_int_equal(file_realpath(&r, "/usr/local/cuda/bin/../version.txt", p, sizeof(p)), 0);
+	assert_string_equal(p, "/usr/local/cuda-13.0/version.txt");
+	assert_true(file_is_dir(&r, "/usr/local/cuda/bin"));
+	assert_false(file_exists(&r, "/loop/x"));
+	assert_int_equal(root_host_path(&r, "/loop", host, sizeof(host)), CD_EFORMAT);
+	assert_int_equal(root_init(&r, "/nonexistent-cd", &err), CD_ENOENT);
+	snprintf(p, sizeof(p), "%s/usr/local/cuda-13.0/version.txt", tmpl);
+	assert_int_equal(root_init(&r, p, &err), CD_EUSAGE);
+	snprintf(host, sizeof(host), "rm -rf %s", tmpl);
+	assert_int_equal(system(host), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(span_bounds),	 cmocka_unit_test(buf_cap),
+		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
+		cmocka_unit_test(root_symlinks),
+	};
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
