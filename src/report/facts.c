@@ -58,3 +58,13 @@ const char *facts_getenv(const struct cd_facts *f, const char *name)
 			return *e + n + 1;
 	return NULL;
 }
+
+const char *facts_env_var(const struct cd_facts *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->env.n_vars; i++)
+		if (!strcmp(f->env.vars[i].name, name))
+			return f->env.vars[i].value;
+	return NULL;
+}

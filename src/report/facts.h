@@ -171,6 +171,9 @@ struct cd_facts {
 
 void facts_init(struct cd_facts *f, const struct cd_opts *opts);
 void facts_free(struct cd_facts *f);
+/* A variable as recorded in f->env by the env probe (checks use this: they
+ * read facts, not the live environment). NULL when unset or not recorded. */
+const char *facts_env_var(const struct cd_facts *f, const char *name);
 /* Look up a variable of the process environment as the probes see it
  * (tests can inject an environment through opts). NULL when unset. */
 const char *facts_getenv(const struct cd_facts *f, const char *name);
