@@ -21,7 +21,8 @@ void findings_init(struct cd_findings *fs, struct cd_arena *arena)
 	fs->arena = arena;
 }
 
-static char *vfmt(struct cd_arena *a, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static char *vfmt(struct cd_arena *a, const char *fmt,
+							va_list ap)
 {
 	va_list cp;
 	int n;
