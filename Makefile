@@ -160,8 +160,12 @@ test: deps
 	$(MAKE) fuzz
 	@echo "make test: all steps passed"
 
-bench: all
-	bench/run.sh $(BUILD)/cuda-doctor
+$(BUILD)/bench/timeit: bench/timeit.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -o $@ $<
+
+bench: all $(BUILD)/bench/timeit
+	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor
 
 clean:
 	rm -rf $(BUILD)
