@@ -33,6 +33,7 @@ void facts_init(struct cd_facts *f, const struct cd_opts *opts)
 	f->driver.cuda_version_int = CD_UNK;
 	f->driver.timeout_ms = CD_UNK;
 	f->driver.signal = CD_UNK;
+	f->driver.gpu_count = CD_UNK;
 	driver_lib_init(&f->driver.nvml);
 	driver_lib_init(&f->driver.cuda);
 	f->toolkit.selected = CD_UNK;
