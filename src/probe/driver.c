@@ -262,11 +262,14 @@ void driver_probe(struct cd_facts *f)
 	const char *nv = o && o->nvml_lib ? o->nvml_lib : f->root.is_host ? NVML_SONAME : NULL;
 	const char *cu = o && o->cuda_lib ? o->cuda_lib : f->root.is_host ? CUDA_SONAME : NULL;
 	const char *cvd = facts_getenv(f, "CUDA_VISIBLE_DEVICES");
+	const char *ld = facts_getenv(f, "LD_LIBRARY_PATH");
 
 	if (cvd) {
 		d->cuda_visible_devices = arena_strdup(&f->arena, cvd);
 		d->cuda_visible_devices_set = 1;
 	}
+	if (ld)
+		d->ld_library_path = arena_strdup(&f->arena, ld);
 	d->timeout_ms = timeout_ms;
 	kernel_module(f);
 	d->nvml.requested = nv;

@@ -61,6 +61,7 @@ struct cd_driver_facts {
 	 * back on when the env probe has not recorded it (not rendered). */
 	const char *cuda_visible_devices;
 	int cuda_visible_devices_set;
+	const char *ld_library_path; /* likewise: the search path the loader used */
 	int64_t gpu_count; /* what NVML reported, before any cap; CD_UNK */
 };
 
