@@ -43,8 +43,9 @@ static void kmod_evidence(struct cd_finding *x, struct cd_arena *a, const struct
 				 f->driver.kernel_module_version,
 				 f->driver.kernel_module_type ? f->driver.kernel_module_type : "?");
 	else
-		finding_evidence(x, a, "/proc/driver/nvidia/version: absent (no nvidia kernel "
-				       "module loaded)");
+		finding_evidence(x, a,
+				 "/proc/driver/nvidia/version: absent (no nvidia kernel "
+				 "module loaded)");
 }
 
 static void container_gpu_fix(struct cd_finding *x, struct cd_arena *a)
@@ -57,8 +58,8 @@ static void container_gpu_fix(struct cd_finding *x, struct cd_arena *a)
 		    "docker   # on the host, once (NVIDIA Container Toolkit)");
 }
 
-static void missing_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_arena *a,
-			int nv, int cu)
+static void missing_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_arena *a, int nv,
+			int cu)
 {
 	const struct cd_driver_facts *d = &f->driver;
 
@@ -87,15 +88,17 @@ static void missing_fix(const struct cd_facts *f, struct cd_finding *x, struct c
 		return;
 	}
 	finding_fix(x, a, "lspci -nn | grep -i nvidia   # is there an NVIDIA GPU at all?");
-	finding_fix(x, a, "sudo ubuntu-drivers install   # Ubuntu; Debian: sudo apt-get install "
-			  "nvidia-driver (non-free); others: the NVIDIA .run installer");
+	finding_fix(x, a,
+		    "sudo ubuntu-drivers install   # Ubuntu; Debian: sudo apt-get install "
+		    "nvidia-driver (non-free); others: the NVIDIA .run installer");
 	finding_fix(x, a, "sudo reboot   # loads the new kernel module");
 }
 
 static void check_missing(const struct cd_facts *f, struct cd_findings *out)
 {
 	const struct cd_driver_facts *d = &f->driver;
-	int nv = d->nvml.status == CD_PROBE_LIB_MISSING, cu = d->cuda.status == CD_PROBE_LIB_MISSING;
+	int nv = d->nvml.status == CD_PROBE_LIB_MISSING,
+	    cu = d->cuda.status == CD_PROBE_LIB_MISSING;
 	struct cd_finding *x;
 
 	if (!nv && !cu)
@@ -106,16 +109,18 @@ static void check_missing(const struct cd_facts *f, struct cd_findings *out)
 				 d->cuda.requested, d->nvml.requested);
 	else if (cu)
 		x = findings_add(out, "driver-missing", CD_SEV_ERROR, SEC,
-				 "The CUDA driver library (%s) cannot be loaded", d->cuda.requested);
+				 "The CUDA driver library (%s) cannot be loaded",
+				 d->cuda.requested);
 	else
 		x = findings_add(out, "driver-missing", CD_SEV_WARNING, SEC,
 				 "NVML (%s) cannot be loaded, so GPUs cannot be listed",
 				 d->nvml.requested);
 	if (in_container(f))
-		finding_detail(x, out->arena,
-			       "Inside a container the driver libraries are mounted by the NVIDIA "
-			       "Container Toolkit when the container is started with GPUs; this one "
-			       "was not given them. CUDA programs cannot use a GPU here.");
+		finding_detail(
+			x, out->arena,
+			"Inside a container the driver libraries are mounted by the NVIDIA "
+			"Container Toolkit when the container is started with GPUs; this one "
+			"was not given them. CUDA programs cannot use a GPU here.");
 	else if (nv && !cu && d->cuda.status == CD_PROBE_OK)
 		finding_detail(x, out->arena,
 			       "%s loaded but %s did not, so the GPUs cannot be listed or checked "
@@ -127,9 +132,10 @@ static void check_missing(const struct cd_facts *f, struct cd_findings *out)
 			       "are not on the loader's search path (or not installed).",
 			       d->kernel_module_version);
 	else
-		finding_detail(x, out->arena,
-			       "No NVIDIA driver is installed or loaded here, so CUDA programs cannot "
-			       "use a GPU (torch.cuda.is_available() is False).");
+		finding_detail(
+			x, out->arena,
+			"No NVIDIA driver is installed or loaded here, so CUDA programs cannot "
+			"use a GPU (torch.cuda.is_available() is False).");
 	if (nv)
 		lib_evidence(x, out->arena, &d->nvml);
 	if (cu)
@@ -193,23 +199,25 @@ static void stub_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_a
 		else
 			finding_fix(x, a, "unset LD_LIBRARY_PATH");
 	} else {
-		finding_fix(x, a,
-			    "grep -rn '%s' /etc/ld.so.conf /etc/ld.so.conf.d/   # delete that line, "
-			    "then: sudo ldconfig",
-			    dir[0] ? dir : "stubs");
+		finding_fix(
+			x, a,
+			"grep -rn '%s' /etc/ld.so.conf /etc/ld.so.conf.d/   # delete that line, "
+			"then: sudo ldconfig",
+			dir[0] ? dir : "stubs");
 	}
 	if (in_container(f))
 		container_gpu_fix(x, a);
 	finding_fix(x, a, "ldconfig -p | grep '%s'   # the driver's own copy must come first",
 		    soname);
-	finding_fix(x, a, "# link against stubs at build time only (-L/usr/local/cuda/lib64/stubs); "
-			  "never put them on the run-time search path");
+	finding_fix(x, a,
+		    "# link against stubs at build time only (-L/usr/local/cuda/lib64/stubs); "
+		    "never put them on the run-time search path");
 }
 
 static void check_stub(const struct cd_facts *f, struct cd_findings *out)
 {
 	const struct cd_driver_facts *d = &f->driver;
-	const struct cd_driver_lib *l = d->cuda.is_stub == CD_TRI_YES   ? &d->cuda
+	const struct cd_driver_lib *l = d->cuda.is_stub == CD_TRI_YES	? &d->cuda
 					: d->nvml.is_stub == CD_TRI_YES ? &d->nvml
 									: NULL;
 	struct cd_finding *x;
@@ -219,12 +227,13 @@ static void check_stub(const struct cd_facts *f, struct cd_findings *out)
 	x = findings_add(out, "driver-stub-library", CD_SEV_ERROR, SEC,
 			 "A CUDA toolkit stub was loaded instead of the driver's %s",
 			 l == &d->cuda ? "libcuda.so.1" : "libnvidia-ml.so.1");
-	finding_detail(x, out->arena,
-		       "%s is a link-time stub (the CUDA toolkit ships them in lib64/stubs) "
-		       "that answers every call with CUDA_ERROR_STUB_LIBRARY (34), so CUDA programs "
-		       "fail with \"CUDA driver is a stub library\". It was loaded instead of the "
-		       "driver's own library.",
-		       l->path ? l->path : l->requested);
+	finding_detail(
+		x, out->arena,
+		"%s is a link-time stub (the CUDA toolkit ships them in lib64/stubs) "
+		"that answers every call with CUDA_ERROR_STUB_LIBRARY (34), so CUDA programs "
+		"fail with \"CUDA driver is a stub library\". It was loaded instead of the "
+		"driver's own library.",
+		l->path ? l->path : l->requested);
 	if (l->loaded_as && l->path && strcmp(l->loaded_as, l->path))
 		finding_evidence(x, out->arena, "loaded %s (-> %s)", l->loaded_as, l->path);
 	else
@@ -247,11 +256,12 @@ static void check_timeout(const struct cd_facts *f, struct cd_findings *out)
 		return;
 	x = findings_add(out, "driver-timeout", CD_SEV_ERROR, SEC,
 			 "The NVIDIA driver did not answer within %.1f s", d->timeout_ms / 1000.0);
-	finding_detail(x, out->arena,
-		       "%s hung in %s. A driver that hangs usually means a GPU in a bad state (see "
-		       "Xid errors in the kernel log), a kernel module stuck initialising, or, on "
-		       "large systems, no persistence daemon; CUDA programs will hang the same way.",
-		       l->requested, l->stage ? l->stage : "start-up");
+	finding_detail(
+		x, out->arena,
+		"%s hung in %s. A driver that hangs usually means a GPU in a bad state (see "
+		"Xid errors in the kernel log), a kernel module stuck initialising, or, on "
+		"large systems, no persistence daemon; CUDA programs will hang the same way.",
+		l->requested, l->stage ? l->stage : "start-up");
 	if (d->nvml.status == CD_PROBE_TIMEOUT)
 		lib_evidence(x, out->arena, &d->nvml);
 	if (d->cuda.status == CD_PROBE_TIMEOUT)
@@ -296,9 +306,8 @@ static void check_crash(const struct cd_facts *f, struct cd_findings *out)
 		finding_evidence(x, out->arena, "LD_PRELOAD=%s", env_or_probe(f, "LD_PRELOAD", ""));
 	finding_fix(x, out->arena, "timeout 60 nvidia-smi   # does nvidia-smi crash too?");
 	if (l->path)
-		finding_fix(x, out->arena,
-			    "dpkg -S %s || rpm -qf %s   # the package to reinstall", l->path,
-			    l->path);
+		finding_fix(x, out->arena, "dpkg -S %s || rpm -qf %s   # the package to reinstall",
+			    l->path, l->path);
 	finding_fix(x, out->arena, "sudo dmesg -T | grep -iE 'NVRM|Xid' | tail -20");
 }
 
@@ -357,16 +366,17 @@ static void check_mismatch(const struct cd_facts *f, struct cd_findings *out)
 	else
 		x = findings_add(out, "driver-library-mismatch", CD_SEV_ERROR, SEC,
 				 "NVIDIA driver/library version mismatch");
-	finding_detail(x, out->arena,
-		       in_container(f)
-			       ? "The kernel module belongs to the host; the driver libraries in this "
-				 "container are of another version (driver packages baked into the "
-				 "image). NVML fails with \"Driver/library version mismatch\" and CUDA "
-				 "with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH."
-			       : "The driver was upgraded (or downgraded) but the old kernel module "
-				 "is still loaded. NVML fails with \"Driver/library version "
-				 "mismatch\" and CUDA programs with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH "
-				 "until the matching module is loaded.");
+	finding_detail(
+		x, out->arena,
+		in_container(f)
+			? "The kernel module belongs to the host; the driver libraries in this "
+			  "container are of another version (driver packages baked into the "
+			  "image). NVML fails with \"Driver/library version mismatch\" and CUDA "
+			  "with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH."
+			: "The driver was upgraded (or downgraded) but the old kernel module "
+			  "is still loaded. NVML fails with \"Driver/library version "
+			  "mismatch\" and CUDA programs with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH "
+			  "until the matching module is loaded.");
 	kmod_evidence(x, out->arena, f);
 	if (user)
 		finding_evidence(x, out->arena, "user-space driver libraries: %s", user);
@@ -404,18 +414,19 @@ static const struct {
 	{15, /* NVML_ERROR_GPU_IS_LOST */
 	 "A GPU has fallen off the bus or become inaccessible (Xid 79).",
 	 {"sudo dmesg -T | grep -iE 'Xid|fallen off' | tail -20",
-	  "sudo reboot   # a lost GPU usually needs a reboot; if it recurs, a hardware check",
-	  NULL, NULL}},
-	{-1, "The driver refused to initialise.",
+	  "sudo reboot   # a lost GPU usually needs a reboot; if it recurs, a hardware check", NULL,
+	  NULL}},
+	{-1,
+	 "The driver refused to initialise.",
 	 {"timeout 60 nvidia-smi", "sudo dmesg -T | grep -iE 'NVRM|Xid' | tail -20", NULL, NULL}},
 };
 
 static void init_failed_lib(const struct cd_facts *f, struct cd_findings *out,
 			    const struct cd_driver_lib *l, int is_nvml)
 {
-	const char *name = l->rc == CD_UNK	 ? NULL
-			   : is_nvml		 ? nvml_error_name(l->rc)
-						 : cudadrv_error_name(l->rc);
+	const char *name = l->rc == CD_UNK ? NULL
+			   : is_nvml	   ? nvml_error_name(l->rc)
+					   : cudadrv_error_name(l->rc);
 	struct cd_finding *x;
 	size_t i, k;
 
@@ -424,12 +435,15 @@ static void init_failed_lib(const struct cd_facts *f, struct cd_findings *out,
 			break;
 	x = findings_add(out, "driver-init-failed", CD_SEV_ERROR, SEC,
 			 "The NVIDIA driver failed to initialise (%s: %s)", l->requested,
-			 name ? name : l->error ? l->error : probe_status_name(l->status));
+			 name	    ? name
+			 : l->error ? l->error
+				    : probe_status_name(l->status));
 	if (l->rc == CD_UNK)
-		finding_detail(x, out->arena,
-			       "%s loaded but is not usable: %s. It may not be the driver's library, or "
-			       "is too old for this tool.",
-			       l->requested, l->error ? l->error : "no answer");
+		finding_detail(
+			x, out->arena,
+			"%s loaded but is not usable: %s. It may not be the driver's library, or "
+			"is too old for this tool.",
+			l->requested, l->error ? l->error : "no answer");
 	else
 		finding_detail(x, out->arena, "%s", init_errors[i].meaning);
 	lib_evidence(x, out->arena, l);

@@ -38,10 +38,11 @@ static void check_none_visible(const struct cd_facts *f, struct cd_findings *out
 	x = findings_add(out, "gpu-none-visible", CD_SEV_ERROR, SEC,
 			 "The NVIDIA driver %s is loaded but sees no GPU", or_q(f->driver.version));
 	finding_detail(x, out->arena,
-		       in_container(f) ? "This container was given no GPU (or NVIDIA_VISIBLE_DEVICES "
-					 "hides them); CUDA programs will find no device."
-				       : "NVML reports 0 devices: the GPU is absent, disabled, held by "
-					 "another driver (vfio-pci, nouveau), or failed at boot.");
+		       in_container(f)
+			       ? "This container was given no GPU (or NVIDIA_VISIBLE_DEVICES "
+				 "hides them); CUDA programs will find no device."
+			       : "NVML reports 0 devices: the GPU is absent, disabled, held by "
+				 "another driver (vfio-pci, nouveau), or failed at boot.");
 	finding_evidence(x, out->arena, "nvmlDeviceGetCount: 0");
 	if (nvd)
 		finding_evidence(x, out->arena, "NVIDIA_VISIBLE_DEVICES=%s", nvd);
@@ -54,8 +55,9 @@ static void check_none_visible(const struct cd_facts *f, struct cd_findings *out
 			    "--runtime=nvidia");
 		return;
 	}
-	finding_fix(x, out->arena, "lspci -nnk | grep -iA3 nvidia   # present? 'Kernel driver in "
-				   "use: nvidia'?");
+	finding_fix(x, out->arena,
+		    "lspci -nnk | grep -iA3 nvidia   # present? 'Kernel driver in "
+		    "use: nvidia'?");
 	finding_fix(x, out->arena, "sudo dmesg -T | grep -iE 'NVRM|Xid|fallen off' | tail -20");
 	finding_fix(x, out->arena, "nvidia-smi -L");
 }
@@ -72,9 +74,10 @@ static void check_inaccessible(const struct cd_facts *f, struct cd_findings *out
 		if (!x) {
 			x = findings_add(out, "gpu-inaccessible", CD_SEV_ERROR, SEC,
 					 "GPU %lld cannot be queried", (long long)g->index);
-			finding_detail(x, out->arena,
-				       "NVML lists the GPU but cannot open it: it has fallen off the "
-				       "bus, needs a reset, or is not accessible from here.");
+			finding_detail(
+				x, out->arena,
+				"NVML lists the GPU but cannot open it: it has fallen off the "
+				"bus, needs a reset, or is not accessible from here.");
 		}
 		finding_evidence(x, out->arena, "GPU %lld: %s", (long long)g->index, g->error);
 		finding_fix(x, out->arena, "nvidia-smi -q -i %lld | head -40", (long long)g->index);
@@ -94,7 +97,8 @@ static void check_ecc(const struct cd_facts *f, struct cd_findings *out)
 	for (i = 0; i < f->n_gpus; i++) {
 		const struct cd_gpu *g = &f->gpus[i];
 		int vol = g->ecc_volatile_uncorrected != CD_UNK && g->ecc_volatile_uncorrected > 0;
-		int agg = g->ecc_aggregate_uncorrected != CD_UNK && g->ecc_aggregate_uncorrected > 0;
+		int agg =
+			g->ecc_aggregate_uncorrected != CD_UNK && g->ecc_aggregate_uncorrected > 0;
 		int fail = g->row_remap_failure == CD_TRI_YES;
 		if (!vol && !agg && !fail)
 			continue;
@@ -106,13 +110,15 @@ static void check_ecc(const struct cd_facts *f, struct cd_findings *out)
 			return;
 		if (vol || fail)
 			x->severity = CD_SEV_ERROR;
-		snprintf(what, sizeof(what), "%lld uncorrectable since the last reset, %lld in its "
-					     "lifetime%s",
+		snprintf(what, sizeof(what),
+			 "%lld uncorrectable since the last reset, %lld in its "
+			 "lifetime%s",
 			 (long long)(vol ? g->ecc_volatile_uncorrected : 0),
 			 (long long)(agg ? g->ecc_aggregate_uncorrected : 0),
 			 fail ? "; row remapping FAILED" : "");
 		gpu_evidence(x, out->arena, g, what);
-		finding_fix(x, out->arena, "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER -i %lld",
+		finding_fix(x, out->arena,
+			    "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER -i %lld",
 			    (long long)g->index);
 	}
 	if (!x)
@@ -147,9 +153,10 @@ static void check_pending(const struct cd_facts *f, struct cd_findings *out)
 			     pages && rows ? "retired pages and row remaps pending"
 			     : pages	   ? "retired pages pending"
 					   : "row remap pending");
-		finding_fix(x, out->arena,
-			    "sudo nvidia-smi -r -i %lld   # reset when nothing runs on it (or reboot)",
-			    (long long)g->index);
+		finding_fix(
+			x, out->arena,
+			"sudo nvidia-smi -r -i %lld   # reset when nothing runs on it (or reboot)",
+			(long long)g->index);
 	}
 	if (!x)
 		return;
@@ -207,13 +214,13 @@ static const char *cvd_suggest(struct cd_arena *a, const char *v, const char *co
 	return res;
 }
 
-static const char *cvd_reason(const struct cvd_list *l, const struct cvd_result *r,
-			      size_t n_gpus, char *buf, size_t cap)
+static const char *cvd_reason(const struct cvd_list *l, const struct cvd_result *r, size_t n_gpus,
+			      char *buf, size_t cap)
 {
 	switch (r->problem) {
 	case CVD_P_OUT_OF_RANGE:
-		snprintf(buf, cap, "is out of range: there %s %zu GPU%s", n_gpus == 1 ? "is" : "are",
-			 n_gpus, n_gpus == 1 ? "" : "s");
+		snprintf(buf, cap, "is out of range: there %s %zu GPU%s",
+			 n_gpus == 1 ? "is" : "are", n_gpus, n_gpus == 1 ? "" : "s");
 		return buf;
 	case CVD_P_NO_MATCH: return "is the start of no GPU's UUID";
 	case CVD_P_AMBIGUOUS: return "is the start of several GPUs' UUIDs";
@@ -232,7 +239,8 @@ static const char *cvd_reason(const struct cvd_list *l, const struct cvd_result 
 }
 
 static void cvd_finding(const struct cd_facts *f, struct cd_findings *out, const char *v,
-			const struct cvd_list *l, const struct cvd_result *r, const char *const *uuids)
+			const struct cvd_list *l, const struct cvd_result *r,
+			const char *const *uuids)
 {
 	int known = f->gpus_known, none = r->visible == 0;
 	size_t at_off = r->problem == CVD_P_STOPPED ? l->stop_off : l->e[r->at].off;
@@ -247,13 +255,14 @@ static void cvd_finding(const struct cd_facts *f, struct cd_findings *out, const
 			 none ? "CUDA_VISIBLE_DEVICES=\"%s\" hides every GPU"
 			      : "CUDA_VISIBLE_DEVICES=\"%s\" is cut short: CUDA sees %zu device%s",
 			 v, r->visible, r->visible == 1 ? "" : "s");
-	finding_detail(x, out->arena,
-		       "The CUDA runtime reads CUDA_VISIBLE_DEVICES up to the first entry that names "
-		       "no GPU and ignores the rest. Entry \"%.*s\" %s.%s",
-		       (int)at_len, v + at_off, cvd_reason(l, r, f->n_gpus, why, sizeof(why)),
-		       none && (l->stop == CVD_STOP_EMPTY || l->stop == CVD_STOP_NEGATIVE)
-			       ? " If this job is meant to run on the CPU, that is intended."
-			       : "");
+	finding_detail(
+		x, out->arena,
+		"The CUDA runtime reads CUDA_VISIBLE_DEVICES up to the first entry that names "
+		"no GPU and ignores the rest. Entry \"%.*s\" %s.%s",
+		(int)at_len, v + at_off, cvd_reason(l, r, f->n_gpus, why, sizeof(why)),
+		none && (l->stop == CVD_STOP_EMPTY || l->stop == CVD_STOP_NEGATIVE)
+			? " If this job is meant to run on the CPU, that is intended."
+			: "");
 	finding_evidence(x, out->arena, "CUDA_VISIBLE_DEVICES=%s", v);
 	for (i = 0; known && i < f->n_gpus && i < 8; i++)
 		finding_evidence(x, out->arena, "NVML GPU %zu: %s %s", i, or_q(f->gpus[i].name),
@@ -303,9 +312,10 @@ static void check_cvd(const struct cd_facts *f, struct cd_findings *out)
 		x = findings_add(out, "cuda-visible-devices-invalid", CD_SEV_WARNING, SEC,
 				 "CUDA_VISIBLE_DEVICES entry \"%.*s\" is read as %u",
 				 (int)l.e[i].len, v + l.e[i].off, l.e[i].index);
-		finding_detail(x, out->arena,
-			       "The CUDA runtime reads an index like strtoul: the leading digits, "
-			       "ignoring what follows. The value works, but probably not as meant.");
+		finding_detail(
+			x, out->arena,
+			"The CUDA runtime reads an index like strtoul: the leading digits, "
+			"ignoring what follows. The value works, but probably not as meant.");
 		finding_evidence(x, out->arena, "CUDA_VISIBLE_DEVICES=%s", v);
 		finding_fix(x, out->arena, "nvidia-smi -L   # GPU indices and UUIDs");
 		return;

@@ -89,9 +89,10 @@ static int entry(struct cvd_list *out, const uint8_t *p, size_t off, size_t len)
 	}
 	if (out->mode == CVD_INDEX) {
 		if (!read_index(p + off, len, &e, &neg)) {
-			stop(out, prefix(p + off, len, "GPU-") || prefix(p + off, len, "MIG-")
-					  ? CVD_STOP_MIXED
-					  : CVD_STOP_INVALID,
+			stop(out,
+			     prefix(p + off, len, "GPU-") || prefix(p + off, len, "MIG-")
+				     ? CVD_STOP_MIXED
+				     : CVD_STOP_INVALID,
 			     off, len);
 			return 1;
 		}

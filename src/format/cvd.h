@@ -25,7 +25,7 @@ enum cvd_stop {
 
 struct cvd_entry {
 	enum cvd_kind kind;
-	uint32_t index; /* CVD_INDEX: the ordinal (UINT32_MAX when it overflows) */
+	uint32_t index;	 /* CVD_INDEX: the ordinal (UINT32_MAX when it overflows) */
 	size_t off, len; /* the entry's bytes, trimmed, in the parsed value */
 	int lenient;	 /* an index with trailing junk ("1gpu"): read as its digits */
 };
@@ -42,18 +42,18 @@ int cvd_parse(const uint8_t *p, size_t n, struct cvd_list *out);
 
 enum cvd_problem {
 	CVD_OK = 0,
-	CVD_P_STOPPED,	    /* the parse stopped early (see list->stop) */
-	CVD_P_OUT_OF_RANGE, /* an index >= the number of GPUs */
-	CVD_P_NO_MATCH,	    /* a GPU- prefix no GPU's UUID starts with */
-	CVD_P_AMBIGUOUS,    /* a GPU- prefix several UUIDs start with */
-	CVD_P_DUPLICATE,    /* two entries name the same GPU: no device is visible */
+	CVD_P_STOPPED,	     /* the parse stopped early (see list->stop) */
+	CVD_P_OUT_OF_RANGE,  /* an index >= the number of GPUs */
+	CVD_P_NO_MATCH,	     /* a GPU- prefix no GPU's UUID starts with */
+	CVD_P_AMBIGUOUS,     /* a GPU- prefix several UUIDs start with */
+	CVD_P_DUPLICATE,     /* two entries name the same GPU: no device is visible */
 	CVD_P_MIG_UNVERIFIED /* MIG- entries: not checked against MIG devices */
 };
 
 struct cvd_result {
 	enum cvd_problem problem;
-	size_t at;	/* the entry (index into list->e) the problem is about */
-	size_t visible; /* devices a CUDA program will see */
+	size_t at;		  /* the entry (index into list->e) the problem is about */
+	size_t visible;		  /* devices a CUDA program will see */
 	int gpu[CVD_ENTRIES_MAX]; /* the NVML index of each visible device, -1 unknown */
 };
 

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KV_KEY_MAX 64	/* including the NUL */
-#define KV_VAL_MAX 1024 /* decoded, including the NUL */
+#define KV_KEY_MAX  64	 /* including the NUL */
+#define KV_VAL_MAX  1024 /* decoded, including the NUL */
 #define KV_LINE_MAX 4200 /* longest encoded line a reader accepts */
 
 /* Encode one record into out (cap bytes, NUL-terminated). Returns the length

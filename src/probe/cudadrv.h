@@ -12,7 +12,7 @@
 #define CUDA_SONAME "libcuda.so.1"
 
 /* CUresult values the checks need (cuda.h). */
-#define CD_CUDA_SUCCESS		    0
+#define CD_CUDA_SUCCESS		   0
 #define CD_CUDA_ERROR_STUB_LIBRARY 34
 
 /* Child side; arg is the library name or path (const char *). */

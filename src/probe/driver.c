@@ -72,7 +72,8 @@ static int common_record(struct cd_facts *f, struct cd_driver_lib *l, struct lib
 }
 
 static void parse_job(struct cd_facts *f, const struct iso_job *j, struct cd_driver_lib *l,
-		      struct lib_state *st, void (*apply)(struct cd_facts *, const char *, const char *))
+		      struct lib_state *st,
+		      void (*apply)(struct cd_facts *, const char *, const char *))
 {
 	char k[KV_KEY_MAX], v[KV_VAL_MAX];
 	struct kv_reader r;
@@ -109,10 +110,9 @@ static void decide(struct cd_facts *f, struct cd_driver_lib *l, const struct iso
 		l->stage = arena_strdup(&f->arena, stage);
 		l->status = j->status == ISO_TIMEOUT ? CD_PROBE_TIMEOUT : CD_PROBE_CRASHED;
 		if (j->status == ISO_TIMEOUT)
-			l->error = arena_printf(&f->arena, "no answer within %d ms, in %s%s",
-						timeout_ms, stage,
-						j->unreaped ? " (the query could not be killed)"
-							    : "");
+			l->error = arena_printf(
+				&f->arena, "no answer within %d ms, in %s%s", timeout_ms, stage,
+				j->unreaped ? " (the query could not be killed)" : "");
 		else
 			l->error = arena_printf(&f->arena, "killed by %s (%d) in %s",
 						sig_name(j->code), j->code, stage);

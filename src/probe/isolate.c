@@ -106,7 +106,7 @@ void iso_stage(struct iso_out *o, const char *name)
 
 static void child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent)
 {
-	static const int sigs[] = {SIGSEGV, SIGBUS,  SIGILL, SIGFPE, SIGABRT, SIGPIPE, SIGTERM,
+	static const int sigs[] = {SIGSEGV, SIGBUS,  SIGILL, SIGFPE,  SIGABRT, SIGPIPE, SIGTERM,
 				   SIGINT,  SIGQUIT, SIGHUP, SIGALRM, SIGCHLD, SIGUSR1, SIGUSR2};
 	sigset_t none;
 	size_t i;

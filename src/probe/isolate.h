@@ -40,11 +40,11 @@ struct iso_job {
 	int keep_stderr; /* 0: the child's stderr goes to /dev/null */
 	/* results */
 	enum iso_status status;
-	int code;	   /* exit status (ISO_EXITED) or signal (ISO_CRASHED) */
-	int unreaped;	   /* killed but not reaped in the grace period (stuck in the kernel) */
+	int code;	    /* exit status (ISO_EXITED) or signal (ISO_CRASHED) */
+	int unreaped;	    /* killed but not reaped in the grace period (stuck in the kernel) */
 	int64_t elapsed_us; /* from fork to the end of the child */
-	struct cd_buf out; /* the bytes the child wrote, at most max_bytes */
-	char error[128];   /* why it could not run (ISO_NOT_RUN) */
+	struct cd_buf out;  /* the bytes the child wrote, at most max_bytes */
+	char error[128];    /* why it could not run (ISO_NOT_RUN) */
 	/* private */
 	int pid, rfd, pidfd, eof;
 };

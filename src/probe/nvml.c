@@ -79,7 +79,8 @@ static const struct dlib_sym syms[F_N] = {
 	[F_DRIVER_VERSION] = {"nvmlSystemGetDriverVersion", NULL, 0},
 	[F_NVML_VERSION] = {"nvmlSystemGetNVMLVersion", NULL, 0},
 	/* (int *cudaDriverVersion): 13000 for CUDA 13.0 */
-	[F_CUDA_VERSION] = {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion", 0},
+	[F_CUDA_VERSION] = {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion",
+			    0},
 	/* (unsigned int *deviceCount) */
 	[F_COUNT] = {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount", 1},
 	/* (unsigned int index, nvmlDevice_t *device) */
@@ -203,11 +204,13 @@ static void gpu_modes(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned i
 		emit_gpu(o, i, "compute_mode", "%u", a);
 	if (fn[F_ECC_MODE] && ((fn_dev_2uint)fn[F_ECC_MODE])(dev, &a, &b) == 0)
 		emit_gpu(o, i, "ecc_mode", "%u", a);
-	if (fn[F_ECC_TOTAL] && ((fn_dev_ecc)fn[F_ECC_TOTAL])(dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-							     NVML_VOLATILE_ECC, &n) == 0)
+	if (fn[F_ECC_TOTAL] &&
+	    ((fn_dev_ecc)fn[F_ECC_TOTAL])(dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+					  NVML_VOLATILE_ECC, &n) == 0)
 		emit_gpu(o, i, "ecc_volatile_uncorrected", "%llu", n);
-	if (fn[F_ECC_TOTAL] && ((fn_dev_ecc)fn[F_ECC_TOTAL])(dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
-							     NVML_AGGREGATE_ECC, &n) == 0)
+	if (fn[F_ECC_TOTAL] &&
+	    ((fn_dev_ecc)fn[F_ECC_TOTAL])(dev, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+					  NVML_AGGREGATE_ECC, &n) == 0)
 		emit_gpu(o, i, "ecc_aggregate_uncorrected", "%llu", n);
 	if (fn[F_RETIRED] && ((fn_dev_uint)fn[F_RETIRED])(dev, &a) == 0)
 		emit_gpu(o, i, "retired_pages_pending", "%u", a);
@@ -499,8 +502,7 @@ void nvml_apply(struct cd_facts *f, const char *key, const char *val)
 		f->driver.cuda_version_source = "nvml";
 	} else if (!strcmp(key, "count")) {
 		set_count(f, val);
-	}
-	else if (!strcmp(key, "count_rc") && !str_to_int(val, -1000000, 1000000, &rc))
+	} else if (!strcmp(key, "count_rc") && !str_to_int(val, -1000000, 1000000, &rc))
 		l->rc = rc;
 }
 
@@ -512,8 +514,8 @@ void nvml_finish(struct cd_facts *f)
 		struct cd_gpu *g = &f->gpus[i];
 		if (g->cc_major != CD_UNK && g->cc_minor != CD_UNK && g->cc_major < 1000 &&
 		    g->cc_minor < 1000)
-			g->compute_capability = arena_printf(&f->arena, "%lld.%lld",
-							     (long long)g->cc_major,
-							     (long long)g->cc_minor);
+			g->compute_capability =
+				arena_printf(&f->arena, "%lld.%lld", (long long)g->cc_major,
+					     (long long)g->cc_minor);
 	}
 }

@@ -10,13 +10,13 @@
 #include "probe/isolate.h"
 #include "report/facts.h"
 
-#define NVML_SONAME "libnvidia-ml.so.1"
+#define NVML_SONAME   "libnvidia-ml.so.1"
 #define NVML_GPUS_MAX 64 /* devices queried; a larger count is recorded, not walked */
 
 /* nvmlReturn_t values the checks need (nvml.h). */
-#define CD_NVML_SUCCESS			    0
-#define CD_NVML_ERROR_NOT_SUPPORTED	    3
-#define CD_NVML_ERROR_DRIVER_NOT_LOADED	    9
+#define CD_NVML_SUCCESS			      0
+#define CD_NVML_ERROR_NOT_SUPPORTED	      3
+#define CD_NVML_ERROR_DRIVER_NOT_LOADED	      9
 #define CD_NVML_ERROR_LIB_RM_VERSION_MISMATCH 18
 
 /* Child side; arg is the library name or path (const char *). */

@@ -54,6 +54,8 @@ struct cd_driver_facts {
 	struct cd_driver_lib cuda;
 	int64_t timeout_ms;
 	int64_t signal; /* signal that killed the child, CD_UNK if none */
+
+	/* Provenance and context recorded by the driver probe. */
 	const char *version_source;	 /* "nvml" | "kernel-module" | "nvml-library" | ... */
 	const char *cuda_version_source; /* "cuDriverGetVersion" | "nvml" */
 	const char *kernel_module_type;	 /* "open" | "proprietary" (from /proc) */
@@ -62,7 +64,7 @@ struct cd_driver_facts {
 	const char *cuda_visible_devices;
 	int cuda_visible_devices_set;
 	const char *ld_library_path; /* likewise: the search path the loader used */
-	int64_t gpu_count; /* what NVML reported, before any cap; CD_UNK */
+	int64_t gpu_count;	     /* what NVML reported, before any cap; CD_UNK */
 };
 
 struct cd_gpu {

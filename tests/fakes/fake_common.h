@@ -39,7 +39,7 @@ enum fake_mode {
 	FM_STUB
 };
 
-#define MIB	     (1024ULL * 1024ULL)
+#define MIB	    (1024ULL * 1024ULL)
 #define UNSUPPORTED (-1)
 
 struct fake_gpu {
@@ -61,6 +61,8 @@ struct fake_box {
 	const struct fake_gpu *gpu;
 };
 
+/* One GPU per row, fields in struct order. */
+/* clang-format off */
 static const struct fake_gpu fake_h100[] = {
 	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
 	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
@@ -84,11 +86,13 @@ static const struct fake_gpu fake_v100[] = {
 	{"Tesla V100-SXM2-32GB", "GPU-41d7a0e3-8c25-4f19-9e6b-2a5d0c71b8f6", 0, 0x07, 0, 0x1db510de,
 	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED},
 };
+/* clang-format on */
 
 static enum fake_mode fake_mode(void)
 {
-	static const char *const names[] = {"ok",	"h200",	 "old",	    "nogpu", "initfail", "mismatch",
-					    "hang",	"hangall", "crash", "ecc",   "stub"};
+	static const char *const names[] = {"ok",	"h200",	    "old",  "nogpu",
+					    "initfail", "mismatch", "hang", "hangall",
+					    "crash",	"ecc",	    "stub"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 

@@ -51,7 +51,7 @@ static nvmlReturn_t dev_ok(nvmlDevice_t d)
 	const struct fake_box *b = fake_box();
 
 	return d && b->gpu && d >= b->gpu && d < b->gpu + b->n ? NVML_SUCCESS
-								: NVML_ERROR_INVALID_ARGUMENT;
+							       : NVML_ERROR_INVALID_ARGUMENT;
 }
 
 static nvmlReturn_t put_str(char *out, unsigned int len, const char *s)
@@ -261,7 +261,8 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetTotalEccErrors(nvmlDevice_t d, int type, i
 	if (d->ecc_mode != 1)
 		return NVML_ERROR_NOT_SUPPORTED;
 	/* type 1: uncorrected; counter 0: volatile, 1: aggregate */
-	*n = type == 0 ? 0 : (unsigned long long)(counter == 0 ? d->ecc_volatile : d->ecc_aggregate);
+	*n = type == 0 ? 0
+		       : (unsigned long long)(counter == 0 ? d->ecc_volatile : d->ecc_aggregate);
 	return NVML_SUCCESS;
 }
 

@@ -50,9 +50,9 @@ static void file_versions(void **state)
 	char v[32];
 
 	(void)state;
-	assert_int_equal(dlib_file_version("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04", v,
-					   sizeof(v)),
-			 0);
+	assert_int_equal(
+		dlib_file_version("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04", v, sizeof(v)),
+		0);
 	assert_string_equal(v, "580.159.04");
 	assert_int_equal(dlib_file_version("libnvidia-ml.so.470.42", v, sizeof(v)), 0);
 	assert_string_equal(v, "470.42");

@@ -197,7 +197,8 @@ static void iso_closed_pipe_still_bounded(void **state)
 
 static void iso_concurrent(void **state)
 {
-	struct iso_job j[3] = {{.fn = child_hang}, {.fn = child_ok, .arg = arg_x}, {.fn = child_segv}};
+	struct iso_job j[3] = {
+		{.fn = child_hang}, {.fn = child_ok, .arg = arg_x}, {.fn = child_segv}};
 	int64_t t0 = now_ms(), dt;
 	char v[KV_VAL_MAX];
 

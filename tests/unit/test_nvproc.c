@@ -55,10 +55,10 @@ static void refused(void **state)
 	static const char *const bad[] = {
 		"",
 		"\n\n",
-		"GCC version:  gcc version 12.2.0\n",	       /* no NVRM line */
+		"GCC version:  gcc version 12.2.0\n",		    /* no NVRM line */
 		"NVRM version: NVIDIA UNIX x86_64 Kernel Module\n", /* no version */
 		"NVRM version: Kernel Module 12345678901234567890.1\n",
-		"NVRM version: Kernel Module 1.2\n",	  /* first component too short */
+		"NVRM version: Kernel Module 1.2\n",		/* first component too short */
 		"NVRM version: Kernel Module 580.159.04.1.2\n", /* too many components */
 		"NVRM version: Kernel Module 580..04\n",
 		"NVRM version: Kernel Module .580\n",
@@ -76,9 +76,8 @@ static void refused(void **state)
 		assert_string_equal(v.version, "");
 	}
 	/* A NUL in the middle of the line ends nothing: the parser is length-based. */
-	assert_int_equal(nvproc_parse((const uint8_t *)"NVRM version: \0 Kernel Module 580.1\n",
-				      37, &v),
-			 0);
+	assert_int_equal(
+		nvproc_parse((const uint8_t *)"NVRM version: \0 Kernel Module 580.1\n", 37, &v), 0);
 	assert_string_equal(v.version, "580.1");
 }
 
