@@ -242,6 +242,8 @@ static void query(struct cd_facts *f, const char *nv, const char *cu, int timeou
 		int is_cuda = lib[i] == &f->driver.cuda;
 		parse_job(f, &jobs[i], lib[i], &st[i], is_cuda ? cudadrv_apply : nvml_apply);
 		decide(f, lib[i], &jobs[i], &st[i], timeout_ms);
+		if (jobs[i].status != ISO_NOT_RUN)
+			lib[i]->query_us = jobs[i].elapsed_us;
 		lib_facts(f, lib[i], &st[i], is_cuda);
 		iso_job_free(&jobs[i]);
 	}

@@ -23,6 +23,7 @@ static void driver_lib_init(struct cd_driver_lib *l)
 	memset(l, 0, sizeof(*l));
 	l->rc = CD_UNK;
 	l->is_stub = CD_TRI_UNKNOWN;
+	l->query_us = CD_UNK;
 }
 
 void facts_init(struct cd_facts *f, const struct cd_opts *opts)

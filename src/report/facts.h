@@ -41,6 +41,7 @@ struct cd_driver_lib {
 	const char *stage;	     /* the call in progress when it timed out or crashed */
 	size_t n_absent;
 	const char **absent; /* optional symbols the library does not export */
+	int64_t query_us;    /* wall time of the isolated query; CD_UNK; not in JSON */
 };
 
 struct cd_driver_facts {

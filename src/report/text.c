@@ -102,6 +102,9 @@ static void lib_line(const struct cd_render *r, const struct cd_driver_lib *l)
 	else
 		fprintf(r->out, "    %s: %s\n", l->requested,
 			l->error ? l->error : probe_status_name(l->status));
+	if (r->verbose && l->query_us != CD_UNK)
+		fprintf(r->out, "       %squeried in %.1f ms (isolated)%s\n", col(r, C_DIM),
+			(double)l->query_us / 1000.0, col(r, C_OFF));
 }
 
 static void driver_section(const struct cd_render *r, const struct cd_facts *f,
