@@ -192,7 +192,7 @@ static void stub_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_a
 		return;
 	}
 	clean = ld ? without_dir(a, ld, dir, &found) : NULL;
-	if (found) {
+	if (ld && found) {
 		finding_evidence(x, a, "LD_LIBRARY_PATH names the stub's directory: %s", ld);
 		if (clean && *clean)
 			finding_fix(x, a, "export LD_LIBRARY_PATH=%s", clean);
