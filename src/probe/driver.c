@@ -106,6 +106,13 @@ static void decide(struct cd_facts *f, struct cd_driver_lib *l, const struct iso
 {
 	const char *stage = st->stage[0] ? st->stage : "start-up";
 
+	if ((j->status == ISO_TIMEOUT || j->status == ISO_CRASHED) && l->rc != CD_UNK &&
+	    l->rc != 0) {
+		/* Initialisation had already failed; what went wrong after it (asking
+		 * a broken library its version) is not the story. */
+		l->status = CD_PROBE_INIT_FAILED;
+		return;
+	}
 	if (j->status == ISO_TIMEOUT || j->status == ISO_CRASHED) {
 		l->stage = arena_strdup(&f->arena, stage);
 		l->status = j->status == ISO_TIMEOUT ? CD_PROBE_TIMEOUT : CD_PROBE_CRASHED;

@@ -3,7 +3,8 @@
  * all pipes, keeps at most max_bytes per child, and on the deadline kills
  * (SIGKILL) and reaps every child still running. Each job's output buffer
  * belongs to the caller (buf_free). isolate_run fails only when no child
- * could be started; a child's own fate is in its job's status. */
+ * could be started; a child's own fate is in its job's status. Call it while
+ * the process is single-threaded: the children run arbitrary library code. */
 #ifndef CD_ISOLATE_H
 #define CD_ISOLATE_H
 

@@ -245,14 +245,21 @@ static void query_gpu(struct iso_out *o, void **fn, unsigned i)
 	gpu_modes(o, fn, dev, i);
 }
 
+static void nvml_version(struct iso_out *o, void **fn)
+{
+	char s[128];
+
+	memset(s, 0, sizeof(s));
+	if (fn[F_NVML_VERSION] && ((fn_str)fn[F_NVML_VERSION])(s, 80) == 0 && s[0])
+		iso_emitf(o, "nvml_version", "%.80s", s);
+}
+
 static void versions(struct iso_out *o, void **fn)
 {
 	char s[128];
 	int v = 0;
 
-	memset(s, 0, sizeof(s));
-	if (fn[F_NVML_VERSION] && ((fn_str)fn[F_NVML_VERSION])(s, 80) == 0 && s[0])
-		iso_emitf(o, "nvml_version", "%.80s", s);
+	nvml_version(o, fn);
 	memset(s, 0, sizeof(s));
 	if (fn[F_DRIVER_VERSION] && ((fn_str)fn[F_DRIVER_VERSION])(s, 80) == 0 && s[0])
 		iso_emitf(o, "driver_version", "%.80s", s);
@@ -289,7 +296,7 @@ void nvml_query(struct iso_out *o, void *arg)
 		iso_emit(o, "init_error", errstr(fn, rc));
 		/* The library's own version still tells a mismatch's other half. */
 		iso_stage(o, syms[F_NVML_VERSION].name);
-		versions(o, fn);
+		nvml_version(o, fn);
 		return;
 	}
 	iso_stage(o, "versions");

@@ -392,3 +392,17 @@ int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **d) { return 0; }'
 	[[ "$output" == *"0  NVIDIA H200  compute 9.0"* ]]
 	[[ "$output" == *"00000000:00:05.0"* ]]
 }
+
+@test "a failed init stays the finding when the library then hangs" {
+	build_nvml '#include <unistd.h>
+int nvmlInit_v2(void) { return 18; }
+int nvmlSystemGetNVMLVersion(char *v, unsigned n) { for (;;) pause(); }
+int nvmlDeviceGetCount_v2(unsigned *n) { return 0; }
+int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **d) { return 0; }'
+	kmod 550.54.15
+	run "$CD" check --json --root "$ROOT" --timeout 0.3 --nvml-lib "$TMP/nvml/libnvidia-ml.so.1"
+	[ "$status" -eq 1 ]
+	[ "$(j .driver.nvml.status)" = init-failed ]
+	[ "$(j .driver.nvml.rc)" = 18 ]
+	[ "$(driver_errors)" = driver-library-mismatch ]
+}
