@@ -158,6 +158,7 @@ static void lib_facts(struct cd_facts *f, struct cd_driver_lib *l, const struct 
 		      int is_cuda)
 {
 	char v[64];
+	int stub;
 
 	if (st->n_absent) {
 		l->absent = arena_calloc(&f->arena, st->n_absent, sizeof(*l->absent));
@@ -170,10 +171,9 @@ static void lib_facts(struct cd_facts *f, struct cd_driver_lib *l, const struct 
 		return;
 	if (!dlib_file_version(l->path, v, sizeof(v)))
 		l->file_version = arena_strdup(&f->arena, v);
-	l->is_stub = dlib_is_stub_path(l->path) || dlib_is_stub_path(l->loaded_as) ||
-				     (is_cuda && l->rc == CD_CUDA_ERROR_STUB_LIBRARY)
-			     ? CD_TRI_YES
-			     : CD_TRI_NO;
+	stub = dlib_is_stub_path(l->path) || (l->loaded_as && dlib_is_stub_path(l->loaded_as));
+	stub |= is_cuda && l->rc == CD_CUDA_ERROR_STUB_LIBRARY;
+	l->is_stub = stub ? CD_TRI_YES : CD_TRI_NO;
 }
 
 /* How bad a status is, for the overall status (the worst of the two). */
