@@ -449,7 +449,7 @@ static void init_failed_lib(const struct cd_facts *f, struct cd_findings *out,
 	lib_evidence(x, out->arena, l);
 	if (l->rc != CD_UNK)
 		finding_evidence(x, out->arena, "%s returned %lld%s%s",
-				 is_nvml ? "nvmlInit" : "cuDriverGetVersion", (long long)l->rc,
+				 is_nvml ? "NVML" : "cuDriverGetVersion", (long long)l->rc,
 				 name ? " = " : "", name ? name : "");
 	kmod_evidence(x, out->arena, f);
 	for (k = 0; k < 4 && init_errors[i].fix[k]; k++)
