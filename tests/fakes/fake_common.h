@@ -119,18 +119,23 @@ static const struct fake_box *fake_box(void)
 	}
 }
 
-/* Append the caller's name to $CD_FAKE_TRACE. */
+/* Append the caller's name to $CD_FAKE_TRACE: one write per line, so the
+ * lines of the two libraries, queried at the same time, never interleave. */
 static void fake_trace(const char *fn)
 {
 	const char *t = getenv("CD_FAKE_TRACE");
+	char line[128];
+	size_t n = strlen(fn);
 	int fd;
 
-	if (!t || !*t)
+	if (!t || !*t || n + 1 >= sizeof(line))
 		return;
+	memcpy(line, fn, n);
+	line[n++] = '\n';
 	fd = open(t, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
-	if (write(fd, fn, strlen(fn)) < 0 || write(fd, "\n", 1) < 0) {
+	if (write(fd, line, n) < 0) {
 		/* nothing to do: tracing is best effort */
 	}
 	close(fd);
