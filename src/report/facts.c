@@ -23,6 +23,7 @@ static void driver_lib_init(struct cd_driver_lib *l)
 	memset(l, 0, sizeof(*l));
 	l->rc = CD_UNK;
 	l->is_stub = CD_TRI_UNKNOWN;
+	l->query_us = CD_UNK;
 }
 
 void facts_init(struct cd_facts *f, const struct cd_opts *opts)
@@ -33,6 +34,7 @@ void facts_init(struct cd_facts *f, const struct cd_opts *opts)
 	f->driver.cuda_version_int = CD_UNK;
 	f->driver.timeout_ms = CD_UNK;
 	f->driver.signal = CD_UNK;
+	f->driver.gpu_count = CD_UNK;
 	driver_lib_init(&f->driver.nvml);
 	driver_lib_init(&f->driver.cuda);
 	f->toolkit.selected = CD_UNK;

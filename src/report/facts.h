@@ -36,6 +36,12 @@ struct cd_driver_lib {
 	int64_t rc;		     /* init/query return code, CD_UNK if none */
 	const char *error;	     /* dlerror() or the library's error string */
 	enum cd_tri is_stub;	     /* a toolkit stub (lib64/stubs) was loaded */
+	const char *loaded_as;	     /* the name the loader found (link map l_name) */
+	const char *file_version;    /* "580.159.04" from a file named lib*.so.580.159.04 */
+	const char *stage;	     /* the call in progress when it timed out or crashed */
+	size_t n_absent;
+	const char **absent; /* optional symbols the library does not export */
+	int64_t query_us;    /* wall time of the isolated query; CD_UNK; not in JSON */
 };
 
 struct cd_driver_facts {
@@ -49,6 +55,17 @@ struct cd_driver_facts {
 	struct cd_driver_lib cuda;
 	int64_t timeout_ms;
 	int64_t signal; /* signal that killed the child, CD_UNK if none */
+
+	/* Provenance and context recorded by the driver probe. */
+	const char *version_source;	 /* "nvml" | "kernel-module" | "nvml-library" | ... */
+	const char *cuda_version_source; /* "cuDriverGetVersion" | "nvml" */
+	const char *kernel_module_type;	 /* "open" | "proprietary" (from /proc) */
+	/* CUDA_VISIBLE_DEVICES as the driver probe saw it, for checks to fall
+	 * back on when the env probe has not recorded it (not rendered). */
+	const char *cuda_visible_devices;
+	int cuda_visible_devices_set;
+	const char *ld_library_path; /* likewise: the search path the loader used */
+	int64_t gpu_count;	     /* what NVML reported, before any cap; CD_UNK */
 };
 
 struct cd_gpu {
@@ -71,6 +88,7 @@ struct cd_gpu {
 	enum cd_tri retired_pages_pending;
 	enum cd_tri row_remap_pending;
 	enum cd_tri row_remap_failure;
+	const char *error; /* why the device could not be queried (GPU lost, ...) */
 };
 
 /* A header a CUDA extension build may include. */

@@ -111,6 +111,10 @@ static json_t *j_lib(const struct cd_driver_lib *l)
 	json_object_set_new(o, "rc", json_i64(l->rc));
 	json_object_set_new(o, "error", json_str(l->error));
 	json_object_set_new(o, "is_stub", json_tri(l->is_stub));
+	json_object_set_new(o, "loaded_as", json_str(l->loaded_as));
+	json_object_set_new(o, "file_version", json_str(l->file_version));
+	json_object_set_new(o, "stage", json_str(l->stage));
+	json_object_set_new(o, "absent_symbols", json_strv(l->absent, l->n_absent, 1));
 	return o;
 }
 
@@ -128,6 +132,10 @@ static json_t *j_driver(const struct cd_driver_facts *d)
 	json_object_set_new(o, "cuda", j_lib(&d->cuda));
 	json_object_set_new(o, "timeout_ms", json_i64(d->timeout_ms));
 	json_object_set_new(o, "signal", json_i64(d->signal));
+	json_object_set_new(o, "version_source", json_str(d->version_source));
+	json_object_set_new(o, "cuda_version_source", json_str(d->cuda_version_source));
+	json_object_set_new(o, "kernel_module_type", json_str(d->kernel_module_type));
+	json_object_set_new(o, "gpu_count", json_i64(d->gpu_count));
 	return o;
 }
 
@@ -153,6 +161,7 @@ static json_t *j_gpu(const struct cd_gpu *g)
 	json_object_set_new(o, "retired_pages_pending", json_tri(g->retired_pages_pending));
 	json_object_set_new(o, "row_remap_pending", json_tri(g->row_remap_pending));
 	json_object_set_new(o, "row_remap_failure", json_tri(g->row_remap_failure));
+	json_object_set_new(o, "error", json_str(g->error));
 	return o;
 }
 

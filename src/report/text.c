@@ -94,11 +94,17 @@ static void lib_line(const struct cd_render *r, const struct cd_driver_lib *l)
 {
 	if (!l->requested)
 		return;
-	if (l->path)
+	if (l->path && l->status != CD_PROBE_OK)
+		fprintf(r->out, "    %s -> %s: %s\n", l->requested, l->path,
+			l->error ? l->error : probe_status_name(l->status));
+	else if (l->path)
 		fprintf(r->out, "    %s -> %s\n", l->requested, l->path);
 	else
 		fprintf(r->out, "    %s: %s\n", l->requested,
 			l->error ? l->error : probe_status_name(l->status));
+	if (r->verbose && l->query_us != CD_UNK)
+		fprintf(r->out, "       %squeried in %.1f ms (isolated)%s\n", col(r, C_DIM),
+			(double)l->query_us / 1000.0, col(r, C_OFF));
 }
 
 static void driver_section(const struct cd_render *r, const struct cd_facts *f,
@@ -116,6 +122,8 @@ static void driver_section(const struct cd_render *r, const struct cd_facts *f,
 			or_unknown(d->cuda_version));
 		if (d->nvml_version)
 			fprintf(r->out, ", NVML %s", d->nvml_version);
+		if (d->version && d->version_source && strcmp(d->version_source, "nvml"))
+			fprintf(r->out, " (version from %s)", d->version_source);
 		fprintf(r->out, "\n");
 	}
 	if (d->kernel_module_version)
@@ -141,6 +149,8 @@ static void gpu_section(const struct cd_render *r, const struct cd_facts *f,
 		fprintf(r->out, "    %lld  %s  compute %s  %s total, %s free  %s\n",
 			(long long)g->index, or_unknown(g->name), or_unknown(g->compute_capability),
 			tot, fre, or_unknown(g->pci_bus_id));
+		if (g->error)
+			fprintf(r->out, "       %s\n", g->error);
 		if (r->verbose)
 			fprintf(r->out,
 				"       %s; MIG %s, persistence %s, compute mode %s, ECC %s\n",

@@ -1,4 +1,159 @@
-/* fake_common: shared by the fake driver libraries (placeholder). */
+/* fake_common: the machines the fake driver libraries pretend to be.
+ * CD_FAKE_MODE picks one (default "ok"); CD_FAKE_TRACE, when set, names a
+ * file each fake function appends its own name to, so tests can assert what
+ * was (and was not) called. Deterministic: no clocks, no randomness. Modes:
+ *   ok        2 x NVIDIA H100 80GB HBM3, driver 570.124.06, CUDA 12.8
+ *   h200      1 x NVIDIA H200, driver 580.159.04, CUDA 13.0, 143771 MiB
+ *   old       1 x Tesla T4, driver 470.256.02, CUDA 11.4 (no MemoryInfo_v2)
+ *   nogpu     NVML initialises, 0 devices
+ *   initfail  nvmlInit: NVML_ERROR_DRIVER_NOT_LOADED; cuInit: CUDA_ERROR_NO_DEVICE
+ *   mismatch  nvmlInit: NVML_ERROR_LIB_RM_VERSION_MISMATCH (user space 570.124.06)
+ *   hang      nvmlInit and cuInit block forever
+ *   hangall   also cuDriverGetVersion blocks forever
+ *   crash     nvmlInit and cuInit die of SIGSEGV
+ *   ecc       2 x Tesla V100-SXM2-32GB, GPU 1 with uncorrectable ECC errors
+ *             and retired pages pending
+ *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34) */
 #ifndef CD_FAKE_COMMON_H
 #define CD_FAKE_COMMON_H
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+enum fake_mode {
+	FM_OK,
+	FM_H200,
+	FM_OLD,
+	FM_NOGPU,
+	FM_INITFAIL,
+	FM_MISMATCH,
+	FM_HANG,
+	FM_HANGALL,
+	FM_CRASH,
+	FM_ECC,
+	FM_STUB
+};
+
+#define MIB	    (1024ULL * 1024ULL)
+#define UNSUPPORTED (-1)
+
+struct fake_gpu {
+	const char *name, *uuid;
+	unsigned domain, bus, device, pci_id;
+	int cc_major, cc_minor;
+	unsigned long long total_mib, reserved_mib, used_mib;
+	int mig, persistence, compute_mode, ecc_mode; /* UNSUPPORTED or a value */
+	int ecc_volatile, ecc_aggregate;	      /* uncorrected counts */
+	int retired_pending;			      /* UNSUPPORTED, 0, 1 */
+	int remap_pending, remap_failure;	      /* UNSUPPORTED (both) or 0/1 */
+};
+
+struct fake_box {
+	const char *driver, *nvml;
+	int cuda;
+	int mem_v2; /* the driver has nvmlDeviceGetMemoryInfo_v2 */
+	unsigned n;
+	const struct fake_gpu *gpu;
+};
+
+/* One GPU per row, fields in struct order. */
+/* clang-format off */
+static const struct fake_gpu fake_h100[] = {
+	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	{"NVIDIA H100 80GB HBM3", "GPU-c81e2a47-3d95-4b0f-8e26-71a9f5d0b3c4", 0, 0x2a, 0, 0x233010de,
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+};
+
+static const struct fake_gpu fake_h200[] = {
+	{"NVIDIA H200", "GPU-0e6b8f52-9a1c-4d37-b2e5-c4f81a7d0936", 0, 0x00, 5, 0x233510de, 9, 0,
+	 143771, 557, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+};
+
+static const struct fake_gpu fake_t4[] = {
+	{"Tesla T4", "GPU-3f0d7c2a-61b8-4e95-a0d4-8c2e5b7f1a69", 0, 0x00, 0x1e, 0x1eb810de, 7, 5,
+	 15109, 0, 0, UNSUPPORTED, 0, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED},
+};
+
+static const struct fake_gpu fake_v100[] = {
+	{"Tesla V100-SXM2-32GB", "GPU-9b1c4e7d-2f60-4a83-b5d9-e07c3a68f214", 0, 0x06, 0, 0x1db510de,
+	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED},
+	{"Tesla V100-SXM2-32GB", "GPU-41d7a0e3-8c25-4f19-9e6b-2a5d0c71b8f6", 0, 0x07, 0, 0x1db510de,
+	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED},
+};
+/* clang-format on */
+
+static enum fake_mode fake_mode(void)
+{
+	static const char *const names[] = {"ok",	"h200",	    "old",  "nogpu",
+					    "initfail", "mismatch", "hang", "hangall",
+					    "crash",	"ecc",	    "stub"};
+	const char *m = getenv("CD_FAKE_MODE");
+	unsigned i;
+
+	for (i = 0; m && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(m, names[i]))
+			return (enum fake_mode)i;
+	return FM_OK;
+}
+
+static const struct fake_box *fake_box(void)
+{
+	static const struct fake_box ok = {"570.124.06", "12.570.124.06", 12080, 1, 2, fake_h100};
+	static const struct fake_box h200 = {"580.159.04", "13.580.159.04", 13000, 1, 1, fake_h200};
+	static const struct fake_box old = {"470.256.02", "11.470.256.02", 11040, 0, 1, fake_t4};
+	static const struct fake_box nogpu = {"570.124.06", "12.570.124.06", 12080, 1, 0, NULL};
+	static const struct fake_box ecc = {"535.183.01", "12.535.183.01", 12020, 1, 2, fake_v100};
+
+	switch (fake_mode()) {
+	case FM_H200: return &h200;
+	case FM_OLD: return &old;
+	case FM_NOGPU: return &nogpu;
+	case FM_ECC: return &ecc;
+	default: return &ok;
+	}
+}
+
+/* Append the caller's name to $CD_FAKE_TRACE: one write per line, so the
+ * lines of the two libraries, queried at the same time, never interleave. */
+static void fake_trace(const char *fn)
+{
+	const char *t = getenv("CD_FAKE_TRACE");
+	char line[128];
+	size_t n = strlen(fn);
+	int fd;
+
+	if (!t || !*t || n + 1 >= sizeof(line))
+		return;
+	memcpy(line, fn, n);
+	line[n++] = '\n';
+	fd = open(t, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, line, n) < 0) {
+		/* nothing to do: tracing is best effort */
+	}
+	close(fd);
+}
+
+static void fake_hang(void)
+{
+	for (;;)
+		pause();
+}
+
+static void fake_crash(void)
+{
+	/* A real invalid write, not raise(): the address comes from a volatile
+	 * so the compiler cannot turn it into a trap instruction. */
+	volatile uintptr_t addr = 16;
+
+	*(volatile int *)addr = 1;
+}
+
 #endif
