@@ -159,6 +159,8 @@ static int take_operand(struct tok *t, struct operand *o)
 			o->s = *(const char *const *)((const char *)t->env + vars[k].off);
 			if (!o->s && o->is_extra)
 				o->s = "";
+			if (o->is_extra && t->env->extra_unknown)
+				o->s = NULL;
 			o->n = o->s ? strlen(o->s) : 0;
 		}
 		t->i += strlen(vars[k].name);

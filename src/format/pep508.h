@@ -47,6 +47,7 @@ struct pep508_env {
 	const char *platform_release;
 	const char *platform_version;
 	const char *extra;
+	int extra_unknown; /* compare `extra` as unknown (which extras were asked for) */
 };
 
 int pep508_parse(const char *p, size_t n, struct pep508_req *out, struct cd_err *err);
