@@ -178,7 +178,10 @@ int distinfo_parse_metadata(const uint8_t *p, size_t n, int at_eof, struct cd_ar
 		}
 		rc = add_value(&f, f.name + f.name_len + 1, len - f.name_len - 1, 0, out);
 	}
-	if (!rc && (at_eof || out->complete))
+	/* A field is complete once the next line starts without white space,
+	 * even when that line itself was cut short by the caller's cap. */
+	if (!rc &&
+	    (at_eof || out->complete || (l.pos < l.n && l.p[l.pos] != ' ' && l.p[l.pos] != '\t')))
 		rc = flush(&f, a, out, c);
 	if (at_eof)
 		out->complete = 1;
