@@ -126,6 +126,8 @@ static int header_line(const char *s, size_t len, struct field *f)
 static int add_value(struct field *f, const char *s, size_t len, int continuation,
 		     struct distinfo_meta *m)
 {
+	if (continuation)
+		trim(&s, &len); /* folded: one space stands for the line break */
 	if (continuation && buf_putc(&f->value, ' '))
 		goto capped;
 	if (buf_append(&f->value, s, len))
