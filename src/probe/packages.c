@@ -35,6 +35,11 @@ struct pctx {
 	size_t n_problems;
 };
 
+static int by_text(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 static void problem(struct pctx *c, const char *msg)
 {
 	if (msg && c->n_problems < PROBLEMS_MAX)
@@ -437,6 +442,7 @@ void packages_probe(struct cd_facts *f, struct cd_stack_facts *st)
 		st->n_packages = c.n;
 	}
 	free(c.pk);
+	qsort(c.problems, c.n_problems, sizeof(*c.problems), by_text); /* readdir order varies */
 	st->problems = arena_calloc(c.a, c.n_problems ? c.n_problems : 1, sizeof(*st->problems));
 	if (st->problems) {
 		memcpy(st->problems, c.problems, c.n_problems * sizeof(*c.problems));

@@ -469,6 +469,13 @@ void python_probe(struct cd_facts *f, struct cd_python_facts *py)
 	} else {
 		given = NULL;
 	}
+	/* Under --root the calling shell's VIRTUAL_ENV / CONDA_PREFIX describe the
+	 * host, not the image: one that does not exist in the root is passed over. */
+	if (given && !f->root.is_host && strcmp(py->found_via, "--env") &&
+	    !file_exists(&f->root, given)) {
+		given = NULL;
+		py->found_via = NULL;
+	}
 	if (given) {
 		if (!file_exists(&f->root, given)) {
 			py->problem = arena_printf(c->a, "%s (from %s) does not exist", given,

@@ -238,8 +238,14 @@ ids() {
 	[ "$status" -eq 1 ]
 	[[ "$(jq -r '.findings[0].detail' <<<"$output")" == "/opt/nothing (from --env) does not exist." ]]
 	[ "$(jq -r .packages <<<"$output")" = "null" ]
-	FENV=VIRTUAL_ENV=/gone run cd_json
+	# on the host a VIRTUAL_ENV that is gone is an error ...
+	run env -i VIRTUAL_ENV=/nonexistent/cd-venv "$CD" check --json
+	[ "$status" -eq 1 ]
 	[ "$(jq -r '.findings[] | select(.id=="python-env-invalid") | .fix[0]' <<<"$output")" = "deactivate || unset VIRTUAL_ENV" ]
+	# ... under --root it is the calling shell's, passed over for PATH
+	printf 'ELF' >"$R/usr/bin/python3.12"
+	FENV=VIRTUAL_ENV=/gone FPATH=/opt/torch/.venv/bin run cd_json
+	[ "$(jq -r .python.found_via <<<"$output")" = "PATH" ]
 }
 
 @test "python-not-found: nothing on PATH is a note, not an error" {
