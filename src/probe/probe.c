@@ -8,4 +8,5 @@ void probe_all(struct cd_facts *f)
 	env_probe(f);
 	toolkit_probe(f);
 	driver_probe(f);
+	stack_probe(f);
 }

@@ -11,6 +11,7 @@ void container_probe(struct cd_facts *f); /* container.c */
 void env_probe(struct cd_facts *f);	  /* env.c: variables, LD_LIBRARY_PATH */
 void driver_probe(struct cd_facts *f);	  /* driver.c: NVML + CUDA driver, GPUs */
 void toolkit_probe(struct cd_facts *f);	  /* toolkit.c: CUDA toolkits on disk */
+void stack_probe(struct cd_facts *f);	  /* stack.c: Python env, packages, torch */
 
 /* Everything `check` needs, in dependency order. */
 void probe_all(struct cd_facts *f);

@@ -40,6 +40,8 @@ json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, cons
 int json_print(FILE *out, json_t *root);
 
 void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
+/* The Python / PyTorch section of the text report (stack_report.c). */
+void stack_text(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 void markdown_report(const struct cd_render *r, const struct cd_facts *f,
 		     const struct cd_findings *fs);
 

@@ -247,6 +247,7 @@ void text_report(const struct cd_render *r, const struct cd_facts *f, const stru
 		driver_section(r, f, fs);
 		gpu_section(r, f, fs);
 		toolkit_section(r, f, fs);
+		stack_text(r, f, fs);
 		env_section(r, f, fs);
 	}
 	if (fs->n)
