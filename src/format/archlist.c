@@ -110,9 +110,10 @@ static int respell(const char *e, char *out, size_t cap, int *family)
 		if (!isspace((unsigned char)e[i]))
 			low[n++] = (char)tolower((unsigned char)e[i]);
 	low[n] = '\0';
-	if (n > 4 && !strcmp(low + n - 4, "+ptx")) {
+	while (n > 4 && !strcmp(low + n - 4, "+ptx")) { /* "Hopper+PTX" -> "9.0+PTX+PTX" */
 		ptx = 1;
-		low[n - 4] = '\0';
+		n -= 4;
+		low[n] = '\0';
 	}
 	if (!strncmp(s, "compute_", 8))
 		s += 8;
