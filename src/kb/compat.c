@@ -47,6 +47,16 @@ static int parse_driver(const char *s, char *out, size_t cap)
 	return 0;
 }
 
+/* "12.x" -> 12; -1 unless it is digits, ".x". */
+static int major_of(const char *s)
+{
+	int v = 0, n = 0;
+
+	for (; *s >= '0' && *s <= '9' && n < 4; s++, n++)
+		v = v * 10 + (*s - '0');
+	return n && !strcmp(s, ".x") ? v : -1;
+}
+
 static void load(void)
 {
 	struct kb_tsv *t;
@@ -70,7 +80,7 @@ static void load(void)
 		vl = strlen(ver);
 		r->minor = !strcmp(kind, "minor_compat");
 		if (r->minor && vl >= 3 && !strcmp(ver + vl - 2, ".x"))
-			r->cuda = ver_cuda_int(ver) / 1000 * 1000; /* "12.x" -> 12000 */
+			r->cuda = major_of(ver) * 1000; /* "12.x" -> 12000 */
 		else if (!r->minor && !strcmp(kind, "toolkit"))
 			r->cuda = ver_cuda_int(ver);
 		else
