@@ -49,9 +49,10 @@ static size_t missing_required(const struct cd_toolkit *t)
 	return n;
 }
 
-/* The toolkit to point CUDA_HOME at instead: has nvcc and every required
- * header; the newest such. NULL if none (or only the excluded one). */
-static const struct cd_toolkit *best_other(const struct cd_facts *f, int64_t exclude)
+/* The toolkit to point CUDA_HOME at instead, never the excluded one: the
+ * newest with nvcc and every required header, else (loose) the newest with
+ * nvcc. NULL if none. */
+static const struct cd_toolkit *pick_other(const struct cd_facts *f, int64_t exclude, int loose)
 {
 	const struct cd_toolkit *best = NULL;
 	size_t i;
@@ -59,7 +60,7 @@ static const struct cd_toolkit *best_other(const struct cd_facts *f, int64_t exc
 	for (i = 0; i < f->toolkit.n; i++) {
 		const struct cd_toolkit *t = &f->toolkit.items[i];
 		if ((int64_t)i == exclude || t->exists != CD_TRI_YES || !t->nvcc_path ||
-		    t->nvcc_target || missing_required(t))
+		    t->nvcc_target || (!loose && missing_required(t)))
 			continue;
 		if (!best || (t->version && (!best->version || ver_cmp(t->version, best->version) > 0)))
 			best = t;
@@ -67,12 +68,28 @@ static const struct cd_toolkit *best_other(const struct cd_facts *f, int64_t exc
 	return best;
 }
 
+static const struct cd_toolkit *best_other(const struct cd_facts *f, int64_t exclude)
+{
+	const struct cd_toolkit *t = pick_other(f, exclude, 0);
+
+	return t ? t : pick_other(f, exclude, 1);
+}
+
 static void fix_other(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
 		      int64_t exclude)
 {
 	const struct cd_toolkit *o = best_other(f, exclude);
+	size_t miss;
 
-	if (o)
+	if (!o)
+		return;
+	miss = missing_required(o);
+	if (miss)
+		finding_fix(x, out->arena, "export CUDA_HOME=%s   # CUDA %s: nvcc, but %zu header%s "
+					   "missing",
+			    o->root, o->version ? o->version : "version unknown", miss,
+			    miss == 1 ? "" : "s");
+	else
 		finding_fix(x, out->arena, "export CUDA_HOME=%s   # CUDA %s: nvcc and every header",
 			    o->root, o->version ? o->version : "version unknown");
 }
@@ -128,7 +145,7 @@ static void toolkit_missing(const struct cd_facts *f, struct cd_findings *out)
 			       tf->selected_reason);
 		finding_evidence(x, out->arena, "%s: no such directory", tf->cuda_home);
 		fix_other(f, out, x, tf->selected);
-		finding_fix(x, out->arena, "unset CUDA_HOME CUDA_PATH   # let torch find nvcc on PATH");
+		finding_fix(x, out->arena, "unset CUDA_HOME CUDA_PATH   # torch then looks for nvcc on PATH, then /usr/local/cuda");
 		return;
 	}
 	if (!sel->nvcc_path) {
@@ -151,15 +168,15 @@ static void toolkit_missing(const struct cd_facts *f, struct cd_findings *out)
 static void header_fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
 			 const struct cd_toolkit *sel)
 {
-	char pkgs[512] = "", ver[16] = "X-Y", cver[16] = "X.Y";
+	char pkgs[512] = "", ver[16], cver[16];
 	size_t i, k, len = 0;
 	int v = sel->version ? ver_cuda_int(sel->version) : -1;
 	int conda = sel->kind && !strcmp(sel->kind, "conda");
 
-	if (v > 0) {
-		snprintf(ver, sizeof(ver), "%d-%d", v / 1000, (v % 1000) / 10);
-		snprintf(cver, sizeof(cver), "%d.%d", v / 1000, (v % 1000) / 10);
-	}
+	if (v <= 0 || sel->nvcc_target)
+		return; /* no package to name: unknown version, or a wrapper's directory */
+	snprintf(ver, sizeof(ver), "%d-%d", v / 1000, (v % 1000) / 10);
+	snprintf(cver, sizeof(cver), "%d.%d", v / 1000, (v % 1000) / 10);
 	for (i = 0; i < sel->n_headers; i++) {
 		const struct cd_header *h = &sel->headers[i];
 		if (!h->required || h->present == CD_TRI_YES)

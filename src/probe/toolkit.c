@@ -39,6 +39,9 @@ static long add(struct tk_list *l, const char *root, const char *via)
 
 	if (!root || !*root || root[0] != '/')
 		return -1;
+	/* Only a path the user named may be listed although it does not exist. */
+	if (strcmp(via, "CUDA_HOME") && strcmp(via, "CUDA_PATH") && !file_is_dir(&l->f->root, root))
+		return -1;
 	tkscan_fill(l->f, root, via, &t);
 	for (i = 0; i < l->n; i++) {
 		const struct cd_toolkit *o = &l->items[i];
