@@ -21,7 +21,8 @@ static const struct cd_toolkit *fitting(const struct cd_facts *f, int driver_cud
 	for (i = 0; i < f->toolkit.n; i++) {
 		const struct cd_toolkit *t = &f->toolkit.items[i];
 		int v = t->version ? ver_cuda_int(t->version) : -1;
-		if (t->exists != CD_TRI_YES || !t->nvcc_path || v <= 0 || v > driver_cuda || v <= bv)
+		if (t->exists != CD_TRI_YES || !t->nvcc_path || v <= 0 || v > driver_cuda ||
+		    v <= bv)
 			continue;
 		best = t;
 		bv = v;
@@ -46,8 +47,9 @@ static void fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_f
 		finding_fix(x, out->arena, "# install NVIDIA driver %s or newer%s", r->toolkit_min,
 			    in_container ? " on the host (containers use the host's driver)" : "");
 	if (o)
-		finding_fix(x, out->arena, "export CUDA_HOME=%s   # CUDA %s, which this driver supports",
-			    o->root, o->version);
+		finding_fix(x, out->arena,
+			    "export CUDA_HOME=%s   # CUDA %s, which this driver supports", o->root,
+			    o->version);
 	finding_fix(x, out->arena,
 		    "sudo apt-get install cuda-compat-%d-%d && export "
 		    "LD_LIBRARY_PATH=/usr/local/cuda-%d.%d/compat:$LD_LIBRARY_PATH   # data-center "
@@ -79,32 +81,36 @@ void check_compat(const struct cd_facts *f, struct cd_findings *out)
 	ver_cuda_str(dc, dcs, sizeof(dcs));
 	ver_cuda_str(rt, rts, sizeof(rts));
 	if (r.verdict == COMPAT_TOO_OLD) {
-		x = findings_add(out, "driver-too-old", CD_SEV_ERROR, "toolkit",
-				 "The driver supports CUDA %s; the toolkit extensions build with is "
-				 "CUDA %s",
-				 dcs, rts);
-		finding_detail(x, out->arena,
-			       "Code compiled by this toolkit needs a CUDA %s runtime, which fails "
-			       "on this driver with \"CUDA driver version is insufficient for CUDA "
-			       "runtime version\".%s",
-			       rts,
-			       rt / 1000 != dc / 1000
-				       ? " Minor-version compatibility does not cross a major version."
-				       : " The driver is also below the minor-version compatibility "
-					 "floor of its major.");
+		x = findings_add(
+			out, "driver-too-old", CD_SEV_ERROR, "toolkit",
+			"The driver supports CUDA %s; the toolkit extensions build with is "
+			"CUDA %s",
+			dcs, rts);
+		finding_detail(
+			x, out->arena,
+			"Code compiled by this toolkit needs a CUDA %s runtime, which fails "
+			"on this driver with \"CUDA driver version is insufficient for CUDA "
+			"runtime version\".%s",
+			rts,
+			rt / 1000 != dc / 1000
+				? " Minor-version compatibility does not cross a major version."
+				: " The driver is also below the minor-version compatibility "
+				  "floor of its major.");
 	} else {
-		x = findings_add(out, "driver-too-old", CD_SEV_WARNING, "toolkit",
-				 "CUDA %s code runs on this CUDA %s driver only through minor-version "
-				 "compatibility",
-				 rts, dcs);
-		finding_detail(x, out->arena,
-			       "Limits: PTX that nvcc %s emits (+PTX in TORCH_CUDA_ARCH_LIST, or a "
-			       "GPU with no matching SASS) cannot be JIT-compiled by this driver "
-			       "(\"the provided PTX was compiled with an unsupported toolchain\"), and "
-			       "APIs newer than the driver fail with "
-			       "cudaErrorCallRequiresNewerDriver. Build SASS for every GPU (X.Y "
-			       "entries without +PTX) or upgrade the driver.",
-			       rts);
+		x = findings_add(
+			out, "driver-too-old", CD_SEV_WARNING, "toolkit",
+			"CUDA %s code runs on this CUDA %s driver only through minor-version "
+			"compatibility",
+			rts, dcs);
+		finding_detail(
+			x, out->arena,
+			"Limits: PTX that nvcc %s emits (+PTX in TORCH_CUDA_ARCH_LIST, or a "
+			"GPU with no matching SASS) cannot be JIT-compiled by this driver "
+			"(\"the provided PTX was compiled with an unsupported toolchain\"), and "
+			"APIs newer than the driver fail with "
+			"cudaErrorCallRequiresNewerDriver. Build SASS for every GPU (X.Y "
+			"entries without +PTX) or upgrade the driver.",
+			rts);
 	}
 	finding_evidence(x, out->arena, "driver %s reports CUDA %s",
 			 f->driver.version ? f->driver.version : "(version unknown)", dcs);

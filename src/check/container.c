@@ -27,14 +27,17 @@ void check_container(const struct cd_facts *f, struct cd_findings *out)
 	finding_detail(x, out->arena,
 		       "PyTorch DataLoader workers (num_workers > 0) and NCCL's shared-memory "
 		       "transport allocate in /dev/shm; at this size they fail with \"Bus error\", "
-		       "\"No space left on device\" or NCCL \"failed to extend /dev/shm/nccl-... to N bytes\".");
+		       "\"No space left on device\" or NCCL \"failed to extend /dev/shm/nccl-... "
+		       "to N bytes\".");
 	finding_evidence(x, out->arena, "/dev/shm: %lld bytes (%s)", (long long)shm, size);
 	if (c->evidence)
 		finding_evidence(x, out->arena, "container: %s (%s)", c->kind, c->evidence);
 	if (!strcmp(c->kind, "kubernetes")) {
-		finding_fix(x, out->arena, "# pod spec: mount a memory-backed emptyDir at /dev/shm");
-		finding_fix(x, out->arena, "volumes: [{name: dshm, emptyDir: {medium: Memory, "
-					   "sizeLimit: 16Gi}}]");
+		finding_fix(x, out->arena,
+			    "# pod spec: mount a memory-backed emptyDir at /dev/shm");
+		finding_fix(x, out->arena,
+			    "volumes: [{name: dshm, emptyDir: {medium: Memory, "
+			    "sizeLimit: 16Gi}}]");
 		finding_fix(x, out->arena, "volumeMounts: [{name: dshm, mountPath: /dev/shm}]");
 		return;
 	}

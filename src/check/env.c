@@ -41,14 +41,18 @@ static const struct {
 	int (*off)(const char *);
 	const char *what;
 } nccl_vars[] = {
-	{"NCCL_P2P_DISABLE", 1, nonzero, "peer-to-peer transport (NVLink / PCIe) off: GPU traffic "
-					 "goes through host memory"},
+	{"NCCL_P2P_DISABLE", 1, nonzero,
+	 "peer-to-peer transport (NVLink / PCIe) off: GPU traffic "
+	 "goes through host memory"},
 	{"NCCL_P2P_LEVEL", 1, level_never, "P2P level LOC: peer-to-peer never used"},
-	{"NCCL_SHM_DISABLE", 1, nonzero, "shared-memory transport off: intra-node traffic that cannot "
-					 "use P2P goes over the network"},
-	{"NCCL_IB_DISABLE", 0, nonzero, "InfiniBand / RoCE off: inter-node traffic over TCP sockets"},
-	{"NCCL_NET_GDR_LEVEL", 0, level_never, "GPUDirect RDMA never used: network traffic is "
-					       "staged through host memory"},
+	{"NCCL_SHM_DISABLE", 1, nonzero,
+	 "shared-memory transport off: intra-node traffic that cannot "
+	 "use P2P goes over the network"},
+	{"NCCL_IB_DISABLE", 0, nonzero,
+	 "InfiniBand / RoCE off: inter-node traffic over TCP sockets"},
+	{"NCCL_NET_GDR_LEVEL", 0, level_never,
+	 "GPUDirect RDMA never used: network traffic is "
+	 "staged through host memory"},
 	{"NCCL_NVLS_ENABLE", 1, NULL, "NVLink SHARP (NVSwitch reductions) off"},
 	{"NCCL_MNNVL_ENABLE", 0, NULL, "multi-node NVLink off"},
 };
@@ -78,11 +82,12 @@ static void nccl(const struct cd_facts *f, struct cd_findings *out)
 		return;
 	x = findings_add(out, "nccl-transport-disabled", sev, "env",
 			 "NCCL_* variables switch NCCL transports off");
-	finding_detail(x, out->arena,
-		       "Multi-GPU collectives still work but fall back to slower paths. These "
-		       "settings are often left over from a workaround; NCCL's guide asks that "
-		       "debugging variables not be kept in production. Keep NCCL_P2P_DISABLE=1 only "
-		       "where peer-to-peer is broken (some consumer GPUs, IOMMU/ACS on).");
+	finding_detail(
+		x, out->arena,
+		"Multi-GPU collectives still work but fall back to slower paths. These "
+		"settings are often left over from a workaround; NCCL's guide asks that "
+		"debugging variables not be kept in production. Keep NCCL_P2P_DISABLE=1 only "
+		"where peer-to-peer is broken (some consumer GPUs, IOMMU/ACS on).");
 	for (i = 0; i < sizeof(nccl_vars) / sizeof(nccl_vars[0]); i++) {
 		const char *v = facts_env_var(f, nccl_vars[i].var);
 		if (nccl_vars[i].off ? nccl_vars[i].off(v) : is_zero(v)) {
@@ -92,8 +97,9 @@ static void nccl(const struct cd_facts *f, struct cd_findings *out)
 		}
 	}
 	if (socket) {
-		finding_evidence(x, out->arena, "NCCL_NET=%s: only the TCP socket transport between "
-						"nodes",
+		finding_evidence(x, out->arena,
+				 "NCCL_NET=%s: only the TCP socket transport between "
+				 "nodes",
 				 net);
 		finding_fix(x, out->arena, "unset NCCL_NET");
 	}
@@ -153,9 +159,9 @@ static void ld_library_path(const struct cd_facts *f, struct cd_findings *out)
 		       "libraries are really used. %zu entries, %zu distinct.",
 		       e->n_ld_library_path_total, e->n_ld_library_path);
 	if (e->n_ld_library_path_empty)
-		finding_evidence(x, out->arena, "%zu empty entr%s (a leading or trailing ':' or '::')",
-				 e->n_ld_library_path_empty,
-				 e->n_ld_library_path_empty == 1 ? "y" : "ies");
+		finding_evidence(
+			x, out->arena, "%zu empty entr%s (a leading or trailing ':' or '::')",
+			e->n_ld_library_path_empty, e->n_ld_library_path_empty == 1 ? "y" : "ies");
 	for (i = 0; i < e->n_ld_library_path; i++) {
 		const struct cd_ldpath_entry *l = &e->ld_library_path[i];
 		if (l->path[0] != '/' && listed < LDP_LIST_MAX && ++listed)
@@ -171,8 +177,9 @@ static void ld_library_path(const struct cd_facts *f, struct cd_findings *out)
 				 e->n_ld_library_path_duplicate,
 				 e->n_ld_library_path_duplicate == 1 ? "y repeats" : "ies repeat");
 	if (e->ld_library_path_truncated) {
-		finding_fix(x, out->arena, "# more entries than cuda-doctor examines: rebuild "
-					   "LD_LIBRARY_PATH from the directories you need");
+		finding_fix(x, out->arena,
+			    "# more entries than cuda-doctor examines: rebuild "
+			    "LD_LIBRARY_PATH from the directories you need");
 		return;
 	}
 	clean = ldp_cleaned(f, out);

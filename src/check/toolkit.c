@@ -62,7 +62,8 @@ static const struct cd_toolkit *pick_other(const struct cd_facts *f, int64_t exc
 		if ((int64_t)i == exclude || t->exists != CD_TRI_YES || !t->nvcc_path ||
 		    t->nvcc_target || (!loose && missing_required(t)))
 			continue;
-		if (!best || (t->version && (!best->version || ver_cmp(t->version, best->version) > 0)))
+		if (!best ||
+		    (t->version && (!best->version || ver_cmp(t->version, best->version) > 0)))
 			best = t;
 	}
 	return best;
@@ -85,8 +86,9 @@ static void fix_other(const struct cd_facts *f, struct cd_findings *out, struct 
 		return;
 	miss = missing_required(o);
 	if (miss)
-		finding_fix(x, out->arena, "export CUDA_HOME=%s   # CUDA %s: nvcc, but %zu header%s "
-					   "missing",
+		finding_fix(x, out->arena,
+			    "export CUDA_HOME=%s   # CUDA %s: nvcc, but %zu header%s "
+			    "missing",
 			    o->root, o->version ? o->version : "version unknown", miss,
 			    miss == 1 ? "" : "s");
 	else
@@ -103,12 +105,14 @@ static void fix_install(const struct cd_facts *f, struct cd_findings *out, struc
 		snprintf(apt, sizeof(apt), "%d-%d", v / 1000, (v % 1000) / 10);
 		snprintf(conda, sizeof(conda), "%d.%d", v / 1000, (v % 1000) / 10);
 	}
-	finding_fix(x, out->arena, "python3 -c 'import torch; print(torch.version.cuda)'   "
-				   "# the CUDA version torch was built with: install that one");
+	finding_fix(x, out->arena,
+		    "python3 -c 'import torch; print(torch.version.cuda)'   "
+		    "# the CUDA version torch was built with: install that one");
 	finding_fix(x, out->arena, "sudo apt-get install cuda-toolkit-%s   # NVIDIA apt repository",
 		    apt);
-	finding_fix(x, out->arena, "conda install -c nvidia cuda-toolkit=%s   # or, in a conda "
-				   "environment",
+	finding_fix(x, out->arena,
+		    "conda install -c nvidia cuda-toolkit=%s   # or, in a conda "
+		    "environment",
 		    conda);
 }
 
@@ -140,12 +144,15 @@ static void toolkit_missing(const struct cd_facts *f, struct cd_findings *out)
 	if (!sel || sel->exists != CD_TRI_YES) {
 		x = findings_add(out, "toolkit-missing", CD_SEV_WARNING, "toolkit",
 				 "CUDA_HOME names %s, which does not exist", tf->cuda_home);
-		finding_detail(x, out->arena, "%s; every extension build will fail with "
-					      "\"nvcc not found\" or missing headers.",
+		finding_detail(x, out->arena,
+			       "%s; every extension build will fail with "
+			       "\"nvcc not found\" or missing headers.",
 			       tf->selected_reason);
 		finding_evidence(x, out->arena, "%s: no such directory", tf->cuda_home);
 		fix_other(f, out, x, tf->selected);
-		finding_fix(x, out->arena, "unset CUDA_HOME CUDA_PATH   # torch then looks for nvcc on PATH, then /usr/local/cuda");
+		finding_fix(x, out->arena,
+			    "unset CUDA_HOME CUDA_PATH   # torch then looks for nvcc on PATH, then "
+			    "/usr/local/cuda");
 		return;
 	}
 	if (!sel->nvcc_path) {
@@ -198,7 +205,8 @@ static void header_fixes(const struct cd_facts *f, struct cd_findings *out, stru
 	if (conda)
 		finding_fix(x, out->arena, "conda install -c nvidia%s", pkgs);
 	else
-		finding_fix(x, out->arena, "sudo apt-get install%s   # NVIDIA apt repository", pkgs);
+		finding_fix(x, out->arena, "sudo apt-get install%s   # NVIDIA apt repository",
+			    pkgs);
 }
 
 static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
@@ -233,8 +241,9 @@ static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
 			finding_evidence(x, out->arena, "%s: absent from %s/include; present at %s",
 					 h->name, sel->root, elsewhere);
 		else
-			finding_evidence(x, out->arena, "%s: absent from %s/include and from every "
-							"other toolkit found",
+			finding_evidence(x, out->arena,
+					 "%s: absent from %s/include and from every "
+					 "other toolkit found",
 					 h->name, sel->root);
 	}
 	fix_other(f, out, x, tf->selected);
@@ -245,8 +254,10 @@ static const char *arch_reason(const struct archlist_bad *b)
 {
 	switch (b->kind) {
 	case ARCHLIST_EMPTY: return "an empty entry (\";;\", a trailing ';' or a doubled blank)";
-	case ARCHLIST_LEGACY: return "accepted by torch 2.7-2.8 only; CUDA 13 renamed sm_101 to sm_110";
-	case ARCHLIST_FAMILY: return "a family target: nvcc accepts it, torch's cpp_extension does not";
+	case ARCHLIST_LEGACY:
+		return "accepted by torch 2.7-2.8 only; CUDA 13 renamed sm_101 to sm_110";
+	case ARCHLIST_FAMILY:
+		return "a family target: nvcc accepts it, torch's cpp_extension does not";
 	case ARCHLIST_SPELLING: return "torch spells it differently";
 	default: return "not an architecture torch's cpp_extension knows";
 	}
@@ -272,12 +283,14 @@ static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 	archlist_parse(v, len, r);
 	if (truncated || r->too_long) {
 		x = findings_add(out, "torch-arch-list-invalid", CD_SEV_WARNING, "toolkit",
-				 "TORCH_CUDA_ARCH_LIST is %s%zu bytes long", truncated ? "over " : "",
-				 len);
-		finding_detail(x, out->arena, "No real architecture list is this long; it was "
-					      "not parsed. torch would try every entry.");
-		finding_fix(x, out->arena, "unset TORCH_CUDA_ARCH_LIST   # torch then builds for "
-					   "the GPUs it sees");
+				 "TORCH_CUDA_ARCH_LIST is %s%zu bytes long",
+				 truncated ? "over " : "", len);
+		finding_detail(x, out->arena,
+			       "No real architecture list is this long; it was "
+			       "not parsed. torch would try every entry.");
+		finding_fix(x, out->arena,
+			    "unset TORCH_CUDA_ARCH_LIST   # torch then builds for "
+			    "the GPUs it sees");
 		return;
 	}
 	if (!r->n_bad)
@@ -303,8 +316,9 @@ static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 	if (r->fixed[0])
 		finding_fix(x, out->arena, "export TORCH_CUDA_ARCH_LIST=\"%s\"", r->fixed);
 	else
-		finding_fix(x, out->arena, "unset TORCH_CUDA_ARCH_LIST   # torch then builds for "
-					   "the GPUs it sees");
+		finding_fix(x, out->arena,
+			    "unset TORCH_CUDA_ARCH_LIST   # torch then builds for "
+			    "the GPUs it sees");
 }
 
 void check_toolkit(const struct cd_facts *f, struct cd_findings *out)

@@ -17,11 +17,11 @@
 
 enum archlist_kind {
 	ARCHLIST_OK = 0,
-	ARCHLIST_EMPTY,	  /* ";;" or a trailing ';' or blank: torch rejects "" */
-	ARCHLIST_LEGACY,  /* accepted by older torch only (10.1: sm_101 became sm_110) */
-	ARCHLIST_FAMILY,  /* "12.0f": nvcc knows family targets, torch does not */
+	ARCHLIST_EMPTY,	   /* ";;" or a trailing ';' or blank: torch rejects "" */
+	ARCHLIST_LEGACY,   /* accepted by older torch only (10.1: sm_101 became sm_110) */
+	ARCHLIST_FAMILY,   /* "12.0f": nvcc knows family targets, torch does not */
 	ARCHLIST_SPELLING, /* a known arch spelled another way: "sm_90", "90", "9.0+ptx" */
-	ARCHLIST_UNKNOWN  /* not an architecture torch knows */
+	ARCHLIST_UNKNOWN   /* not an architecture torch knows */
 };
 
 struct archlist_bad {

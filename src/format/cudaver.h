@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CUDAVER_MAX 32
+#define CUDAVER_MAX	 32
 #define CUDAVER_FILE_MAX ((size_t)1 << 20) /* version.json of CUDA 13 is ~4 KiB */
 
 /* version.json (CUDA 11.1+): {"cuda": {"version": "12.4.1"}, "cuda_nvcc":

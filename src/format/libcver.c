@@ -74,12 +74,12 @@ int libcver_elf_arch(const uint8_t *p, size_t n, const char **arch)
 		return CD_EFORMAT;
 	/* One row per e_machine value (elf.h); names as uname -m prints them. */
 	switch (mach) {
-	case 62: *arch = "x86_64"; break;				 /* EM_X86_64 */
-	case 183: *arch = "aarch64"; break;				 /* EM_AARCH64 */
-	case 3: *arch = "i686"; break;					 /* EM_386 */
-	case 40: *arch = "armv7l"; break;				 /* EM_ARM */
-	case 21: *arch = data == 1 ? "ppc64le" : "ppc64"; break;	 /* EM_PPC64 */
-	case 22: *arch = "s390x"; break;				 /* EM_S390 */
+	case 62: *arch = "x86_64"; break;			   /* EM_X86_64 */
+	case 183: *arch = "aarch64"; break;			   /* EM_AARCH64 */
+	case 3: *arch = "i686"; break;				   /* EM_386 */
+	case 40: *arch = "armv7l"; break;			   /* EM_ARM */
+	case 21: *arch = data == 1 ? "ppc64le" : "ppc64"; break;   /* EM_PPC64 */
+	case 22: *arch = "s390x"; break;			   /* EM_S390 */
 	case 243: *arch = cls == 2 ? "riscv64" : "riscv32"; break; /* EM_RISCV */
 	default: return CD_ENOENT;
 	}

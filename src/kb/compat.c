@@ -165,8 +165,7 @@ enum compat_verdict compat_check(int runtime_cuda, int driver_cuda, const char *
 		return out->verdict = COMPAT_UNKNOWN;
 	compat_toolkit_min_driver(runtime_cuda, out->toolkit_min, sizeof(out->toolkit_min),
 				  &out->toolkit_source);
-	compat_minor_min_driver(rmaj, out->minor_min, sizeof(out->minor_min),
-				&out->minor_source);
+	compat_minor_min_driver(rmaj, out->minor_min, sizeof(out->minor_min), &out->minor_source);
 	if (runtime_cuda <= driver_cuda)
 		return out->verdict = COMPAT_OK;
 	if (rmaj != dmaj || !out->minor_min[0])

@@ -32,9 +32,9 @@ enum compat_verdict {
 
 struct compat_result {
 	enum compat_verdict verdict;
-	int driver_version_checked;	      /* the minor-compat floor was compared */
-	char toolkit_min[COMPAT_DRIVER_MAX];  /* runtime X.Y's minimum, "" if unknown */
-	char minor_min[COMPAT_DRIVER_MAX];    /* its major's minor-compat floor, "" if none */
+	int driver_version_checked;	     /* the minor-compat floor was compared */
+	char toolkit_min[COMPAT_DRIVER_MAX]; /* runtime X.Y's minimum, "" if unknown */
+	char minor_min[COMPAT_DRIVER_MAX];   /* its major's minor-compat floor, "" if none */
 	const char *toolkit_source, *minor_source;
 };
 

@@ -28,14 +28,40 @@ extern char **environ;
 /* The variables worth recording, in addition to every NCCL_* and DS_BUILD_*.
  * Never add credentials (HF_TOKEN and the like): reports are shared. */
 static const char *const env_names[] = {
-	"CC", "CONDA_DEFAULT_ENV", "CONDA_PREFIX", "CUDA_DEVICE_ORDER", "CUDA_HOME",
-	"CUDA_LAUNCH_BLOCKING", "CUDA_MODULE_LOADING", "CUDA_PATH", "CUDA_ROOT",
-	"CUDA_VERSION", "CUDA_VISIBLE_DEVICES", "CUDNN_HOME", "CUDNN_PATH", "CXX", "HF_HOME",
-	"HF_HUB_CACHE", "HF_HUB_OFFLINE", "LD_LIBRARY_PATH", "LD_PRELOAD", "MAX_JOBS",
-	"NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_REQUIRE_CUDA", "NVIDIA_VISIBLE_DEVICES", "PATH",
-	"PYTHONHOME", "PYTHONPATH", "PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF",
-	"TORCH_CUDA_ARCH_LIST", "TORCH_DONT_CHECK_COMPILER_ABI", "TORCH_EXTENSIONS_DIR",
-	"TRANSFORMERS_CACHE", "TRANSFORMERS_OFFLINE", "VIRTUAL_ENV",
+	"CC",
+	"CONDA_DEFAULT_ENV",
+	"CONDA_PREFIX",
+	"CUDA_DEVICE_ORDER",
+	"CUDA_HOME",
+	"CUDA_LAUNCH_BLOCKING",
+	"CUDA_MODULE_LOADING",
+	"CUDA_PATH",
+	"CUDA_ROOT",
+	"CUDA_VERSION",
+	"CUDA_VISIBLE_DEVICES",
+	"CUDNN_HOME",
+	"CUDNN_PATH",
+	"CXX",
+	"HF_HOME",
+	"HF_HUB_CACHE",
+	"HF_HUB_OFFLINE",
+	"LD_LIBRARY_PATH",
+	"LD_PRELOAD",
+	"MAX_JOBS",
+	"NVIDIA_DRIVER_CAPABILITIES",
+	"NVIDIA_REQUIRE_CUDA",
+	"NVIDIA_VISIBLE_DEVICES",
+	"PATH",
+	"PYTHONHOME",
+	"PYTHONPATH",
+	"PYTORCH_ALLOC_CONF",
+	"PYTORCH_CUDA_ALLOC_CONF",
+	"TORCH_CUDA_ARCH_LIST",
+	"TORCH_DONT_CHECK_COMPILER_ABI",
+	"TORCH_EXTENSIONS_DIR",
+	"TRANSFORMERS_CACHE",
+	"TRANSFORMERS_OFFLINE",
+	"VIRTUAL_ENV",
 };
 static const char *const env_prefixes[] = {"NCCL_", "DS_BUILD_"};
 
@@ -47,11 +73,12 @@ static const struct {
 	const char *name;
 	int cuda_major;
 } cuda_libs[] = {
-	{"libcudart", 1},    {"libcublas", 1},	  {"libcublasLt", 1},	{"libnvrtc", 1},
-	{"libnvJitLink", 1}, {"libcupti", 1},	  {"libcufft", 0},	{"libcurand", 0},
-	{"libcusparse", 0},  {"libcusolver", 0},  {"libcusparseLt", 0}, {"libnvToolsExt", 0},
-	{"libcudnn", 0},     {"libnccl", 0},	  {"libcufile", 0},	{"libcuda", 0},
-	{"libnvidia-ml", 0}, {"libnvidia-ptxjitcompiler", 0},
+	{"libcudart", 1},   {"libcublas", 1},	  {"libcublasLt", 1},
+	{"libnvrtc", 1},    {"libnvJitLink", 1},  {"libcupti", 1},
+	{"libcufft", 0},    {"libcurand", 0},	  {"libcusparse", 0},
+	{"libcusolver", 0}, {"libcusparseLt", 0}, {"libnvToolsExt", 0},
+	{"libcudnn", 0},    {"libnccl", 0},	  {"libcufile", 0},
+	{"libcuda", 0},	    {"libnvidia-ml", 0},  {"libnvidia-ptxjitcompiler", 0},
 };
 
 static int is_recorded(const char *name, size_t len)
@@ -62,7 +89,8 @@ static int is_recorded(const char *name, size_t len)
 		if (strlen(env_names[i]) == len && !memcmp(env_names[i], name, len))
 			return 1;
 	for (i = 0; i < sizeof(env_prefixes) / sizeof(env_prefixes[0]); i++)
-		if (len > strlen(env_prefixes[i]) && !strncmp(name, env_prefixes[i], strlen(env_prefixes[i])))
+		if (len > strlen(env_prefixes[i]) &&
+		    !strncmp(name, env_prefixes[i], strlen(env_prefixes[i])))
 			return 1;
 	return 0;
 }
@@ -100,7 +128,8 @@ static void record_vars(struct cd_facts *f)
 			continue;
 		vlen = strlen(eq + 1);
 		v[n].name = arena_strndup(&f->arena, env[i], nlen);
-		v[n].value = arena_strndup(&f->arena, eq + 1, vlen < ENV_VALUE_MAX ? vlen : ENV_VALUE_MAX);
+		v[n].value = arena_strndup(&f->arena, eq + 1,
+					   vlen < ENV_VALUE_MAX ? vlen : ENV_VALUE_MAX);
 		v[n].truncated = vlen > ENV_VALUE_MAX;
 		if (v[n].name && v[n].value)
 			n++;
@@ -280,7 +309,8 @@ static void ld_library_path(struct cd_facts *f)
 	if (!v)
 		return;
 	ev->ld_library_path_set = 1;
-	ev->ld_library_path = arena_calloc(&f->arena, LDP_ENTRIES_MAX, sizeof(*ev->ld_library_path));
+	ev->ld_library_path =
+		arena_calloc(&f->arena, LDP_ENTRIES_MAX, sizeof(*ev->ld_library_path));
 	if (!ev->ld_library_path)
 		return;
 	/* glibc splits LD_LIBRARY_PATH on ':' and ';'; an empty item is ".". */

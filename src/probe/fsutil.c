@@ -70,8 +70,7 @@ int fsu_join(char *out, size_t cap, const char *dir, const char *name)
 
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	k = snprintf(out, cap, "%.*s%s%s", (int)n, dir, (n == 1 && dir[0] == '/') ? "" : "/",
-		     name);
+	k = snprintf(out, cap, "%.*s%s%s", (int)n, dir, (n == 1 && dir[0] == '/') ? "" : "/", name);
 	return k < 0 || (size_t)k >= cap ? CD_ERANGE : 0;
 }
 
@@ -81,8 +80,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *dir,
-		      const char *prefix, const char *suffix, size_t max, size_t *n,
-		      int *truncated)
+		      const char *prefix, const char *suffix, size_t max, size_t *n, int *truncated)
 {
 	DIR *d = file_opendir(r, dir);
 	const char **v;

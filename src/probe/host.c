@@ -28,9 +28,18 @@
 /* Where a C library lives, multiarch directories first (Debian, Ubuntu),
  * then the RPM and musl-less layouts. */
 static const char *const libc_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-	"/usr/lib/aarch64-linux-gnu", "/lib/powerpc64le-linux-gnu", "/usr/lib/powerpc64le-linux-gnu",
-	"/lib/s390x-linux-gnu", "/usr/lib/s390x-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	"/lib/x86_64-linux-gnu",
+	"/usr/lib/x86_64-linux-gnu",
+	"/lib/aarch64-linux-gnu",
+	"/usr/lib/aarch64-linux-gnu",
+	"/lib/powerpc64le-linux-gnu",
+	"/usr/lib/powerpc64le-linux-gnu",
+	"/lib/s390x-linux-gnu",
+	"/usr/lib/s390x-linux-gnu",
+	"/lib64",
+	"/usr/lib64",
+	"/lib",
+	"/usr/lib",
 };
 
 static void os_release(struct cd_facts *f)

@@ -25,7 +25,7 @@ static const struct {
 	const char *name;
 	int required;
 } tk_headers[TK_HEADERS_N] = {
-	{"cuda_runtime.h", 1}, {"cusparse.h", 1}, {"cublas_v2.h", 1},
+	{"cuda_runtime.h", 1}, {"cusparse.h", 1},   {"cublas_v2.h", 1},
 	{"curand.h", 1},       {"cusolverDn.h", 1}, {"cufft.h", 1},
 	{"nvrtc.h", 1},	       {"cudnn.h", 0},	    {"nccl.h", 0},
 };
@@ -33,7 +33,7 @@ static const struct {
 struct tk_ctx {
 	struct cd_facts *f;
 	const char *root;
-	const char *meta;     /* conda-meta, ROOT/dist-info or SITE; NULL if none */
+	const char *meta; /* conda-meta, ROOT/dist-info or SITE; NULL if none */
 	int meta_is_conda;
 	const char *inc[TK_INC_DIRS_MAX];
 	size_t n_inc;
@@ -112,8 +112,8 @@ static const char *meta_version(struct tk_ctx *c, const char *wheel, const char 
 
 	if (!c->meta)
 		return NULL;
-	names = fsu_list(&c->f->arena, &c->f->root, c->meta,
-			 c->meta_is_conda ? conda : wheel, NULL, 16, &n, &trunc);
+	names = fsu_list(&c->f->arena, &c->f->root, c->meta, c->meta_is_conda ? conda : wheel, NULL,
+			 16, &n, &trunc);
 	for (i = 0; names && i < n; i++)
 		if (cudaver_pkgname(names[i], c->meta_is_conda ? conda : wheel, v, sizeof(v)) == 0)
 			return arena_strdup(&c->f->arena, v);
@@ -216,8 +216,7 @@ static void nvcc(struct tk_ctx *c, struct cd_toolkit *t)
 		t->nvcc_target = arena_strdup(&f->arena, tgt);
 }
 
-void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via,
-		 struct cd_toolkit *t)
+void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, struct cd_toolkit *t)
 {
 	struct tk_ctx c;
 	char real[PATH_MAX];

@@ -13,7 +13,6 @@
 #define TK_HEADERS_N 9
 
 /* Fill t for the toolkit at root (an in-root path, possibly missing). */
-void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via,
-		 struct cd_toolkit *t);
+void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, struct cd_toolkit *t);
 
 #endif

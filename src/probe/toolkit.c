@@ -19,10 +19,10 @@
 #include "probe/probe.h"
 #include "probe/tkscan.h"
 
-#define TK_MAX		32
-#define TK_GLOB_MAX	16 /* /usr/local/cuda-* or /opt/cuda* entries taken */
-#define TK_PATH_MAX	256 /* $PATH entries examined */
-#define TK_PY_MAX	8  /* lib/python3* directories per prefix */
+#define TK_MAX	    32
+#define TK_GLOB_MAX 16	/* /usr/local/cuda-* or /opt/cuda* entries taken */
+#define TK_PATH_MAX 256 /* $PATH entries examined */
+#define TK_PY_MAX   8	/* lib/python3* directories per prefix */
 
 struct tk_list {
 	struct cd_facts *f;
@@ -87,8 +87,8 @@ static const char *which_nvcc(struct cd_facts *f)
 	for (p = path; seen < TK_PATH_MAX; seen++) {
 		size_t n = strcspn(p, ":");
 		if (n && p[0] == '/' && n < sizeof(cand) - 6 &&
-		    snprintf(cand, sizeof(cand), "%.*s%snvcc", (int)n, p, p[n - 1] == '/' ? "" : "/") <
-			    (int)sizeof(cand) &&
+		    snprintf(cand, sizeof(cand), "%.*s%snvcc", (int)n, p,
+			     p[n - 1] == '/' ? "" : "/") < (int)sizeof(cand) &&
 		    fsu_is_exec(&f->root, cand))
 			return arena_strdup(&f->arena, cand);
 		if (!p[n])

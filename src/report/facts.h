@@ -150,7 +150,7 @@ struct cd_env_facts {
 	int ld_library_path_set;
 	size_t n_ld_library_path;
 	struct cd_ldpath_entry *ld_library_path;
-	size_t n_ld_library_path_empty; /* empty entries (mean ".") */
+	size_t n_ld_library_path_empty;	    /* empty entries (mean ".") */
 	size_t n_ld_library_path_total;	    /* entries in the variable, empty ones included */
 	size_t n_ld_library_path_duplicate; /* entries naming a directory already listed */
 	int ld_library_path_truncated;	    /* entries past the scan cap were not examined */

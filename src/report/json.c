@@ -230,11 +230,11 @@ static json_t *j_env(const struct cd_env_facts *e)
 			json_decref(majors);
 			majors = json_null();
 		}
-		json_array_append_new(
-			ld, json_pack("{s:o, s:o, s:o, s:o}", "path", json_str(l->path), "exists",
-				      json_tri(l->exists), "cuda_libraries",
-				      json_strv(l->libs, l->n_libs, l->libs != NULL), "cuda_majors",
-				      majors));
+		json_array_append_new(ld,
+				      json_pack("{s:o, s:o, s:o, s:o}", "path", json_str(l->path),
+						"exists", json_tri(l->exists), "cuda_libraries",
+						json_strv(l->libs, l->n_libs, l->libs != NULL),
+						"cuda_majors", majors));
 	}
 	json_object_set_new(o, "ld_library_path", e->ld_library_path_set ? ld : json_null());
 	if (!e->ld_library_path_set)

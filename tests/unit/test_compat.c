@@ -55,8 +55,8 @@ static void max_cuda(void **state)
 	(void)state;
 	assert_int_equal(compat_max_cuda("580.159.04"), 13000);
 	assert_int_equal(compat_max_cuda("535.104.05"), 12020); /* exactly 12.2 Update 2 */
-	assert_int_equal(compat_max_cuda("535.54.03"), 12020);	 /* exactly 12.2 GA */
-	assert_int_equal(compat_max_cuda("535.54.02"), 12010);	 /* one below */
+	assert_int_equal(compat_max_cuda("535.54.03"), 12020);	/* exactly 12.2 GA */
+	assert_int_equal(compat_max_cuda("535.54.02"), 12010);	/* one below */
 	assert_int_equal(compat_max_cuda("525.60.13"), 12000);
 	assert_int_equal(compat_max_cuda("525.60.12"), 11080);
 	assert_int_equal(compat_max_cuda("610.43.02"), 13030);
@@ -97,8 +97,7 @@ static void rules(void **state)
 }
 
 /* A facts tree with one toolkit of the given versions, selected. */
-static void one_toolkit(struct cd_facts *f, struct cd_toolkit *t, const char *ver,
-			const char *nvcc)
+static void one_toolkit(struct cd_facts *f, struct cd_toolkit *t, const char *ver, const char *nvcc)
 {
 	facts_init(f, NULL);
 	memset(t, 0, sizeof(*t));
@@ -166,8 +165,10 @@ static void check_driver_too_old(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(toolkit_minimums), cmocka_unit_test(minor_floors),
-		cmocka_unit_test(max_cuda),	    cmocka_unit_test(rules),
+		cmocka_unit_test(toolkit_minimums),
+		cmocka_unit_test(minor_floors),
+		cmocka_unit_test(max_cuda),
+		cmocka_unit_test(rules),
 		cmocka_unit_test(check_driver_too_old),
 	};
 	return cmocka_run_group_tests_name("compat", tests, NULL, NULL);

@@ -32,12 +32,12 @@ static void version_json(void **state)
 	assert_int_equal(cudaver_json(B("{\"cuda\": {\"version\": 12}}"), "cuda", v, sizeof(v)),
 			 CD_EFORMAT);
 	assert_int_equal(cudaver_json(B("{\"cuda\": [1]}"), "cuda", v, sizeof(v)), CD_EFORMAT);
-	assert_int_equal(cudaver_json(B("{\"cuda\": {\"version\": \"12.4; rm -rf /\"}}"), "cuda",
-				      v, sizeof(v)),
-			 CD_EFORMAT);
-	assert_int_equal(cudaver_json(B("{\"cuda\": {\"version\": \"12.4\"}"), "cuda", v,
+	assert_int_equal(cudaver_json(B("{\"cuda\": {\"version\": \"12.4; rm -rf /\"}}"), "cuda", v,
 				      sizeof(v)),
-			 CD_EFORMAT); /* truncated */
+			 CD_EFORMAT);
+	assert_int_equal(
+		cudaver_json(B("{\"cuda\": {\"version\": \"12.4\"}"), "cuda", v, sizeof(v)),
+		CD_EFORMAT); /* truncated */
 	assert_int_equal(cudaver_json(B("{\"cuda\": {\"version\": \"1\"}, \"cuda\": {}}"), "cuda",
 				      v, sizeof(v)),
 			 CD_EFORMAT); /* duplicate keys */
@@ -92,13 +92,13 @@ static void package_names(void **state)
 					 "nvidia_cuda_nvcc", v, sizeof(v)),
 			 0);
 	assert_string_equal(v, "12.4.131");
-	assert_int_equal(cudaver_pkgname("cuda-nvcc-12.4.131-h2d2c4d0_0.json", "cuda-nvcc", v,
-					 sizeof(v)),
-			 0);
+	assert_int_equal(
+		cudaver_pkgname("cuda-nvcc-12.4.131-h2d2c4d0_0.json", "cuda-nvcc", v, sizeof(v)),
+		0);
 	assert_string_equal(v, "12.4.131");
-	assert_int_equal(cudaver_pkgname("cuda-version-12.4-h3060b56_3.json", "cuda-version", v,
-					 sizeof(v)),
-			 0);
+	assert_int_equal(
+		cudaver_pkgname("cuda-version-12.4-h3060b56_3.json", "cuda-version", v, sizeof(v)),
+		0);
 	assert_string_equal(v, "12.4");
 	assert_int_equal(cudaver_pkgname("cuda-nvcc-dev_linux-64-12.4.131-0.json", "cuda-nvcc", v,
 					 sizeof(v)),
@@ -108,9 +108,9 @@ static void package_names(void **state)
 	assert_int_equal(cudaver_pkgname("nvidia_cuda_nvcc_cu12-12.4.131.dist", "nvidia_cuda_nvcc",
 					 v, sizeof(v)),
 			 CD_ENOENT);
-	assert_int_equal(cudaver_pkgname("nvidia_cuda_nvccx-1.dist-info", "nvidia_cuda_nvcc", v,
-					 sizeof(v)),
-			 CD_ENOENT);
+	assert_int_equal(
+		cudaver_pkgname("nvidia_cuda_nvccx-1.dist-info", "nvidia_cuda_nvcc", v, sizeof(v)),
+		CD_ENOENT);
 	assert_int_equal(cudaver_pkgname("nvidia_cuda_nvcc_cu-1.dist-info", "nvidia_cuda_nvcc", v,
 					 sizeof(v)),
 			 CD_ENOENT);
@@ -126,9 +126,9 @@ static void wrappers(void **state)
 					 p, sizeof(p)),
 			 0);
 	assert_string_equal(p, "/usr/local/cuda-13.0/bin/nvcc");
-	assert_int_equal(cudaver_wrapper(B("#!/bin/bash\nexec \"/opt/cuda/bin/nvcc\" \"$@\""), p,
-					 sizeof(p)),
-			 0);
+	assert_int_equal(
+		cudaver_wrapper(B("#!/bin/bash\nexec \"/opt/cuda/bin/nvcc\" \"$@\""), p, sizeof(p)),
+		0);
 	assert_string_equal(p, "/opt/cuda/bin/nvcc");
 	assert_int_equal(cudaver_wrapper(B("#!/bin/sh\nexec \"${CUDA_HOME}/bin/nvcc\" \"$@\""), p,
 					 sizeof(p)),
@@ -138,8 +138,7 @@ static void wrappers(void **state)
 	assert_int_equal(cudaver_wrapper(B("#!/bin/sh\ncat /x/bin/nvcc.profile"), p, sizeof(p)),
 			 CD_ENOENT);
 	assert_int_equal(cudaver_wrapper(B("\177ELF/usr/bin/nvcc"), p, sizeof(p)), CD_EFORMAT);
-	assert_int_equal(cudaver_wrapper(B("#!/bin/sh\nexec /usr/local/cuda-13.0/bin/nvcc"), p,
-					 8),
+	assert_int_equal(cudaver_wrapper(B("#!/bin/sh\nexec /usr/local/cuda-13.0/bin/nvcc"), p, 8),
 			 CD_ERANGE);
 }
 
@@ -159,9 +158,9 @@ static void validity(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(version_json),	 cmocka_unit_test(version_txt),
-		cmocka_unit_test(cuda_h),	 cmocka_unit_test(package_names),
-		cmocka_unit_test(wrappers),	 cmocka_unit_test(validity),
+		cmocka_unit_test(version_json), cmocka_unit_test(version_txt),
+		cmocka_unit_test(cuda_h),	cmocka_unit_test(package_names),
+		cmocka_unit_test(wrappers),	cmocka_unit_test(validity),
 	};
 	return cmocka_run_group_tests_name("cudaver", tests, NULL, NULL);
 }

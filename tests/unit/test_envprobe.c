@@ -42,10 +42,13 @@ static void touch(const char *name)
 static int setup(void **state)
 {
 	static const char *const libs[] = {
-		"libcudart.so.12.4.127", "libcudart.so.12", "libcudart.so", "libcudnn_ops.so.9.1.0",
-		"libcudnn.so.9", "libcuda.so.580.159.04", "libcuda.so.1", "libcurand.so.10",
-		"libcufftw.so.11", "libnvrtc-builtins.so.12.4", "libcublasLt.so.12",
-		"libcupti.so.2025.3.1", "libnccl.so.2", "libfoo.so.1",
+		"libcudart.so.12.4.127", "libcudart.so.12",
+		"libcudart.so",		 "libcudnn_ops.so.9.1.0",
+		"libcudnn.so.9",	 "libcuda.so.580.159.04",
+		"libcuda.so.1",		 "libcurand.so.10",
+		"libcufftw.so.11",	 "libnvrtc-builtins.so.12.4",
+		"libcublasLt.so.12",	 "libcupti.so.2025.3.1",
+		"libnccl.so.2",		 "libfoo.so.1",
 	};
 	size_t i;
 
@@ -81,10 +84,17 @@ static void variables(void **state)
 	char big[] = "TORCH_CUDA_ARCH_LIST=";
 	char *huge = malloc((1 << 20) + sizeof(big));
 #define S(x) (char *)(x)
-	char *envp[] = {S("PATH=/usr/bin"),	S("NCCL_P2P_DISABLE=1"),  S("HF_TOKEN=secret"),
-			S("NCCL_DEBUG=INFO"),	S("CUDA_HOME=/opt/cuda"), S("NCCL_P2P_DISABLE=0"),
-			S("UNRELATED=1"),	S("=odd"),		  S("noequals"),
-			huge,			NULL};
+	char *envp[] = {S("PATH=/usr/bin"),
+			S("NCCL_P2P_DISABLE=1"),
+			S("HF_TOKEN=secret"),
+			S("NCCL_DEBUG=INFO"),
+			S("CUDA_HOME=/opt/cuda"),
+			S("NCCL_P2P_DISABLE=0"),
+			S("UNRELATED=1"),
+			S("=odd"),
+			S("noequals"),
+			huge,
+			NULL};
 	struct cd_facts f;
 	struct cd_opts o;
 	size_t i;
@@ -98,7 +108,7 @@ static void variables(void **state)
 	for (i = 1; i < f.env.n_vars; i++) /* sorted by name */
 		assert_true(strcmp(f.env.vars[i - 1].name, f.env.vars[i].name) < 0);
 	assert_string_equal(facts_env_var(&f, "NCCL_P2P_DISABLE"), "1"); /* first wins */
-	assert_null(facts_env_var(&f, "HF_TOKEN"));			  /* never recorded */
+	assert_null(facts_env_var(&f, "HF_TOKEN"));			 /* never recorded */
 	assert_null(facts_env_var(&f, "UNRELATED"));
 	assert_int_equal(f.env.vars[4].truncated, 1);
 	assert_string_equal(f.env.vars[4].name, "TORCH_CUDA_ARCH_LIST");

@@ -29,9 +29,9 @@ static void banner(void **state)
 	assert_string_equal(v, "2.39");
 	/* The version must be in the banner's own string. */
 	assert_int_equal(libcver_scan(split, sizeof(split), v, sizeof(v)), CD_ENOENT);
-	assert_int_equal(libcver_scan((const uint8_t *)"GNU C Library release version x", 31, v,
-				      sizeof(v)),
-			 CD_ENOENT);
+	assert_int_equal(
+		libcver_scan((const uint8_t *)"GNU C Library release version x", 31, v, sizeof(v)),
+		CD_ENOENT);
 	assert_int_equal(libcver_scan((const uint8_t *)"GNU C Library ", 14, v, sizeof(v)),
 			 CD_ENOENT);
 	assert_int_equal(libcver_scan(ubuntu, sizeof(ubuntu) - 1, v, 3), CD_ENOENT);
@@ -99,8 +99,8 @@ static void container_hints(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(ctrhint_scan((const uint8_t *)cases[i].text,
-					      strlen(cases[i].text), &kind, ev, sizeof(ev)),
+		assert_int_equal(ctrhint_scan((const uint8_t *)cases[i].text, strlen(cases[i].text),
+					      &kind, ev, sizeof(ev)),
 				 0);
 		assert_string_equal(kind, cases[i].kind);
 		assert_non_null(strchr(ev, '/'));

@@ -24,9 +24,10 @@ static void distributions(void **state)
 				     "NAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n"
 				     "VERSION=\"12 (bookworm)\"\nVERSION_CODENAME=bookworm\n"
 				     "ID=debian\nHOME_URL=\"https://www.debian.org/\"\n";
-	static const char rhel[] = "NAME=\"Rocky Linux\"\nVERSION=\"9.4 (Blue Onyx)\"\n"
-				   "ID=\"rocky\"\nID_LIKE=\"rhel centos fedora\"\n"
-				   "VERSION_ID=\"9.4\"\nPRETTY_NAME=\"Rocky Linux 9.4 (Blue Onyx)\"\n";
+	static const char rhel[] =
+		"NAME=\"Rocky Linux\"\nVERSION=\"9.4 (Blue Onyx)\"\n"
+		"ID=\"rocky\"\nID_LIKE=\"rhel centos fedora\"\n"
+		"VERSION_ID=\"9.4\"\nPRETTY_NAME=\"Rocky Linux 9.4 (Blue Onyx)\"\n";
 	static const char alpine[] = "NAME=\"Alpine Linux\"\nID=alpine\nVERSION_ID=3.20.0\n"
 				     "PRETTY_NAME=\"Alpine Linux v3.20\"";
 
@@ -80,8 +81,7 @@ static void lines(void **state)
 	assert_int_equal(get("ID=\"x\\", "ID"), CD_ENOENT);
 	assert_int_equal(get("VERSION_ID=1\n", "VERSION"), CD_ENOENT);
 	assert_int_equal(get("", "ID"), CD_ENOENT);
-	assert_int_equal(osrel_get((const uint8_t *)"ID=a\0b\n", 7, "ID", v, sizeof(v)),
-			 CD_ENOENT);
+	assert_int_equal(osrel_get((const uint8_t *)"ID=a\0b\n", 7, "ID", v, sizeof(v)), CD_ENOENT);
 }
 
 static void limits(void **state)
@@ -92,9 +92,9 @@ static void limits(void **state)
 	(void)state;
 	assert_int_equal(osrel_get((const uint8_t *)"ID=debian", 9, "ID", small, sizeof(small)),
 			 CD_ERANGE);
-	assert_int_equal(osrel_get((const uint8_t *)"ID=a\nID=debian", 14, "ID", small,
-				   sizeof(small)),
-			 CD_ERANGE); /* the later, too long one wins */
+	assert_int_equal(
+		osrel_get((const uint8_t *)"ID=a\nID=debian", 14, "ID", small, sizeof(small)),
+		CD_ERANGE); /* the later, too long one wins */
 	big = calloc(1, OSREL_MAX_BYTES + 1);
 	memcpy(big, "ID=x\n", 5);
 	memset(big + 5, '#', OSREL_MAX_BYTES - 5);
