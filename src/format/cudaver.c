@@ -196,3 +196,42 @@ int cudaver_wrapper(const uint8_t *p, size_t n, char *out, size_t cap)
 	}
 	return CD_ENOENT;
 }
+
+int cudaver_dpkg(const uint8_t *p, size_t n, const char *pkg, char *out, size_t cap)
+{
+	static const char ptag[] = "Package: ", vtag[] = "Version: ";
+	size_t off = 0, plen = strlen(pkg);
+	int in = 0;
+
+	if (n > CUDAVER_DPKG_MAX)
+		return CD_EFORMAT;
+	while (off < n) {
+		const uint8_t *line = p + off, *nl = memchr(line, '\n', n - off);
+		size_t len = nl ? (size_t)(nl - line) : n - off, k = 0;
+
+		off += len + (nl ? 1 : 0);
+		if (len == 0) {
+			in = 0; /* a blank line ends the paragraph */
+			continue;
+		}
+		if (len >= sizeof(ptag) - 1 && !memcmp(line, ptag, sizeof(ptag) - 1)) {
+			in = len - (sizeof(ptag) - 1) == plen &&
+			     !memcmp(line + sizeof(ptag) - 1, pkg, plen);
+			continue;
+		}
+		if (!in || len < sizeof(vtag) - 1 || memcmp(line, vtag, sizeof(vtag) - 1))
+			continue;
+		line += sizeof(vtag) - 1;
+		len -= sizeof(vtag) - 1;
+		for (k = 0; k < len && isdigit(line[k]); k++)
+			; /* an epoch "1:" precedes the upstream version */
+		if (k < len && line[k] == ':') {
+			line += k + 1;
+			len -= k + 1;
+		}
+		for (k = 0; k < len && (isdigit(line[k]) || line[k] == '.'); k++)
+			;
+		return put((const char *)line, k, out, cap);
+	}
+	return CD_ENOENT;
+}

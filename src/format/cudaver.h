@@ -32,6 +32,11 @@ int cudaver_pkgname(const char *name, const char *prefix, char *out, size_t cap)
  * "$@""): the first absolute path ending in "/bin/nvcc" that it names. */
 #define CUDAVER_WRAPPER_MAX 4096
 int cudaver_wrapper(const uint8_t *p, size_t n, char *out, size_t cap);
+/* dpkg's status database (/var/lib/dpkg/status, deb822 paragraphs): the
+ * upstream version of package pkg ("Version: 13.0.88-1" -> "13.0.88"), for
+ * toolkits installed from NVIDIA's apt repository, which have no version.json. */
+#define CUDAVER_DPKG_MAX ((size_t)8 << 20)
+int cudaver_dpkg(const uint8_t *p, size_t n, const char *pkg, char *out, size_t cap);
 /* Is s a plausible version: 1-31 chars of digits and dots, starting and
  * ending with a digit, no empty component. */
 int cudaver_valid(const char *s);

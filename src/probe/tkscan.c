@@ -216,6 +216,41 @@ static void nvcc(struct tk_ctx *c, struct cd_toolkit *t)
 		t->nvcc_target = arena_strdup(&f->arena, tgt);
 }
 
+/* A toolkit from NVIDIA's apt repository has no version.json; dpkg knows the
+ * version of the cuda-nvcc-X-Y package, once its file list shows that it owns
+ * this toolkit's nvcc. */
+static const char *dpkg_nvcc(struct tk_ctx *c, const struct cd_toolkit *t)
+{
+	struct cd_facts *f = c->f;
+	int v = t->version ? ver_cuda_int(t->version) : -1;
+	char pkg[32], path[PATH_MAX], want[PATH_MAX], out[CUDAVER_MAX];
+	struct cd_buf b;
+	const char *res = NULL;
+	int owned;
+
+	if (v <= 0 || !t->realpath)
+		return NULL;
+	snprintf(pkg, sizeof(pkg), "cuda-nvcc-%d-%d", v / 1000, (v % 1000) / 10);
+	snprintf(path, sizeof(path), "/var/lib/dpkg/info/%s.list", pkg);
+	if (snprintf(want, sizeof(want), "\n%s/bin/nvcc\n", t->realpath) >= (int)sizeof(want))
+		return NULL;
+	buf_init(&b, 0);
+	if (file_read(&f->root, path, (size_t)1 << 20, &b, NULL) || !b.p) {
+		buf_free(&b);
+		return NULL;
+	}
+	owned = memmem(b.p, b.len, want, strlen(want)) != NULL;
+	buf_free(&b);
+	if (!owned)
+		return NULL;
+	buf_init(&b, 0);
+	if (file_read(&f->root, "/var/lib/dpkg/status", CUDAVER_DPKG_MAX, &b, NULL) == 0 && b.p &&
+	    cudaver_dpkg((const uint8_t *)b.p, b.len, pkg, out, sizeof(out)) == 0)
+		res = arena_strdup(&f->arena, out);
+	buf_free(&b);
+	return res;
+}
+
 void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, struct cd_toolkit *t)
 {
 	struct tk_ctx c;
@@ -237,6 +272,8 @@ void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, st
 		nvcc(&c, t);
 		/* nvcc's own version when its metadata says, else the toolkit's: the
 		 * compiler in bin/ is the one the headers beside it came with. */
+		if (t->nvcc_path && !t->nvcc_target && !nvcc_ver && !strcmp(t->kind, "system"))
+			nvcc_ver = dpkg_nvcc(&c, t);
 		if (t->nvcc_path && !t->nvcc_target)
 			t->nvcc_version = nvcc_ver ? nvcc_ver : t->version;
 	}

@@ -203,7 +203,8 @@ static void env_section(const struct cd_render *r, const struct cd_facts *f,
 		}
 		fprintf(r->out, "    %s=%s\n", e->vars[i].name, e->vars[i].value);
 	}
-	if (e->ld_library_path_set && (e->n_ld_library_path_empty || e->n_ld_library_path_duplicate))
+	if (e->ld_library_path_set &&
+	    (e->n_ld_library_path_empty || e->n_ld_library_path_duplicate))
 		fprintf(r->out, "    LD_LIBRARY_PATH: %zu entries, %zu empty, %zu repeated\n",
 			e->n_ld_library_path_total, e->n_ld_library_path_empty,
 			e->n_ld_library_path_duplicate);

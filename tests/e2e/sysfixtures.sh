@@ -137,6 +137,36 @@ chmod 755 "$r/usr/local/bin/nvcc"
 mkdir -p "$r/usr/bin"
 ln -s /usr/local/cuda-13.0/bin/nvcc "$r/usr/bin/nvcc"
 
+# deb: a toolkit from NVIDIA's apt repository: no version.json, /usr/local/cuda
+# through /etc/alternatives, include a link into targets/, versions in dpkg's database
+r=$out/deb
+d=$r/usr/local/cuda-13.0
+nvcc "$d/bin/nvcc"
+headers "$d/targets/x86_64-linux/include" "${all_headers[@]}"
+cudah "$d/targets/x86_64-linux/include/cuda.h" 13000
+ln -s targets/x86_64-linux/include "$d/include"
+mkdir -p "$r/etc/alternatives" "$r/var/lib/dpkg/info"
+ln -s /usr/local/cuda-13.0 "$r/etc/alternatives/cuda"
+ln -s /etc/alternatives/cuda "$r/usr/local/cuda"
+printf '/.\n/usr/local/cuda-13.0/bin\n/usr/local/cuda-13.0/bin/nvcc\n' \
+	>"$r/var/lib/dpkg/info/cuda-nvcc-13-0.list"
+cat >"$r/var/lib/dpkg/status" <<'EOF'
+Package: cuda-cudart-13-0
+Status: install ok installed
+Version: 13.0.96-1
+
+Package: cuda-nvcc-13-0
+Status: install ok installed
+Priority: optional
+Architecture: amd64
+Version: 13.0.88-1
+Description: CUDA nvcc
+
+Package: libc6
+Status: install ok installed
+Version: 2.39-0ubuntu8.6
+EOF
+
 # osrel: only /usr/lib/os-release, single quotes and escapes
 r=$out/osrel
 mkdir -p "$r/usr/lib"

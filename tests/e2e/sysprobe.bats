@@ -103,10 +103,21 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[[ "$(ids)" != *toolkit* ]]
 }
 
+@test "toolkit: apt-installed toolkit: cuda.h version, nvcc version from dpkg" {
+	cdj deb
+	[ "$(jqr .toolkit.cuda_home)" = /usr/local/cuda ]
+	[ "$(sel .realpath)" = /usr/local/cuda-13.0 ]
+	[ "$(sel .version)" = 13.0 ]
+	[ "$(sel .version_source)" = cuda.h ]
+	[ "$(jqr .toolkit.nvcc_version)" = 13.0.88 ]
+	[ "$(sel '.headers_missing | length')" = 0 ]
+}
+
 @test "toolkit: nvcc is never executed" {
 	cdj complete
 	cdj wrapper PATH=/usr/local/bin:/usr/bin
 	cdj two PATH=/usr/local/cuda-12.4/bin
+	cdj deb PATH=/usr/local/cuda/bin
 	run find "$FX" -name '*.ran'
 	[ -z "$output" ]
 }

@@ -24,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
 		__builtin_trap();
 	if (cudaver_wrapper(p, n, path, sizeof(path)) == 0 && path[0] != '/')
 		__builtin_trap();
+	if (cudaver_dpkg(p, n, "cuda-nvcc-13-0", v, sizeof(v)) == 0 && !cudaver_valid(v))
+		__builtin_trap();
 	name = malloc(n + 1);
 	if (!name)
 		return 0;

@@ -142,6 +142,25 @@ static void wrappers(void **state)
 			 CD_ERANGE);
 }
 
+static void dpkg_status(void **state)
+{
+	static const char st[] = "Package: cuda-nvcc-13-0-dev\nVersion: 1.0-1\n\n"
+				 "Package: cuda-nvcc-13-0\nStatus: install ok installed\n"
+				 "Version: 13.0.88-1\n\nPackage: x\nVersion: 2:1.2.3-4\n\n"
+				 "Package: cuda-nvcc-12-4\n\nVersion: 12.4.131-1\n";
+
+	(void)state;
+	assert_int_equal(cudaver_dpkg(B(st), "cuda-nvcc-13-0", v, sizeof(v)), 0);
+	assert_string_equal(v, "13.0.88");
+	assert_int_equal(cudaver_dpkg(B(st), "x", v, sizeof(v)), 0); /* epoch dropped */
+	assert_string_equal(v, "1.2.3");
+	/* The Version line belongs to another paragraph. */
+	assert_int_equal(cudaver_dpkg(B(st), "cuda-nvcc-12-4", v, sizeof(v)), CD_ENOENT);
+	assert_int_equal(cudaver_dpkg(B(st), "cuda-nvcc-13", v, sizeof(v)), CD_ENOENT);
+	assert_int_equal(cudaver_dpkg(B("Package: a\nVersion: x1\n"), "a", v, sizeof(v)),
+			 CD_EFORMAT);
+}
+
 static void validity(void **state)
 {
 	(void)state;
