@@ -142,13 +142,20 @@ static void toolkit_missing(const struct cd_facts *f, struct cd_findings *out)
 		return;
 	}
 	if (!sel || sel->exists != CD_TRI_YES) {
-		x = findings_add(out, "toolkit-missing", CD_SEV_WARNING, "toolkit",
-				 "CUDA_HOME names %s, which does not exist", tf->cuda_home);
+		if (tf->cuda_home[0] != '/')
+			x = findings_add(out, "toolkit-missing", CD_SEV_WARNING, "toolkit",
+					 "CUDA_HOME is a relative path (%s): it depends on the "
+					 "directory a build starts in",
+					 tf->cuda_home);
+		else
+			x = findings_add(out, "toolkit-missing", CD_SEV_WARNING, "toolkit",
+					 "CUDA_HOME names %s, which does not exist", tf->cuda_home);
 		finding_detail(x, out->arena,
 			       "%s; every extension build will fail with "
 			       "\"nvcc not found\" or missing headers.",
 			       tf->selected_reason);
-		finding_evidence(x, out->arena, "%s: no such directory", tf->cuda_home);
+		if (tf->cuda_home[0] == '/')
+			finding_evidence(x, out->arena, "%s: no such directory", tf->cuda_home);
 		fix_other(f, out, x, tf->selected);
 		finding_fix(x, out->arena,
 			    "unset CUDA_HOME CUDA_PATH   # torch then looks for nvcc on PATH, then "
