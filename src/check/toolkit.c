@@ -40,6 +40,7 @@ static const char *jit_need(const struct cd_facts *f)
 	return NULL;
 }
 
+/* Required headers an extension build does not see (not in ROOT/include). */
 static size_t missing_required(const struct cd_toolkit *t)
 {
 	size_t i, n = 0;
@@ -49,10 +50,62 @@ static size_t missing_required(const struct cd_toolkit *t)
 	return n;
 }
 
-/* The toolkit to point CUDA_HOME at instead, never the excluded one: the
- * newest with nvcc and every required header, else (loose) the newest with
- * nvcc. NULL if none. */
-static const struct cd_toolkit *pick_other(const struct cd_facts *f, int64_t exclude, int loose)
+/* Required headers nowhere in the toolkit (not even under targets/). */
+static size_t absent_required(const struct cd_toolkit *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->n_headers; i++)
+		n += t->headers[i].required && !t->headers[i].path;
+	return n;
+}
+
+/* Is dir (n bytes) one of the ':'-separated items of list? */
+static int listed(const char *list, const char *dir, size_t n)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t k = strcspn(p, ":");
+		if (k == n && !memcmp(p, dir, n))
+			return 1;
+		p += k + (p[k] == ':');
+	}
+	return 0;
+}
+
+/* "DIR1:DIR2": the directories holding headers the build does not see; NULL
+ * if none. */
+static const char *hidden_dirs(struct cd_arena *a, const struct cd_toolkit *t)
+{
+	char dirs[2048] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < t->n_headers; i++) {
+		const struct cd_header *h = &t->headers[i];
+		const char *slash = h->path ? strrchr(h->path, '/') : NULL;
+		size_t dl;
+
+		if (!slash || h->present == CD_TRI_YES)
+			continue;
+		dl = (size_t)(slash - h->path);
+		if (listed(dirs, h->path, dl))
+			continue;
+		if (len + dl + 2 >= sizeof(dirs))
+			break;
+		if (len)
+			dirs[len++] = ':';
+		memcpy(dirs + len, h->path, dl);
+		len += dl;
+		dirs[len] = '\0';
+	}
+	return len ? arena_strdup(a, dirs) : NULL;
+}
+
+/* The toolkit to point CUDA_HOME at instead, never the excluded one, newest
+ * first among: those whose headers the build sees (level 0), those with the
+ * headers under targets/ (level 1: CPATH needed), any with nvcc (level 2). */
+static const struct cd_toolkit *pick_other(const struct cd_facts *f, int64_t exclude, int level)
 {
 	const struct cd_toolkit *best = NULL;
 	size_t i;
@@ -60,7 +113,8 @@ static const struct cd_toolkit *pick_other(const struct cd_facts *f, int64_t exc
 	for (i = 0; i < f->toolkit.n; i++) {
 		const struct cd_toolkit *t = &f->toolkit.items[i];
 		if ((int64_t)i == exclude || t->exists != CD_TRI_YES || !t->nvcc_path ||
-		    t->nvcc_target || (!loose && missing_required(t)))
+		    t->nvcc_target || (level == 0 && missing_required(t)) ||
+		    (level == 1 && absent_required(t)))
 			continue;
 		if (!best ||
 		    (t->version && (!best->version || ver_cmp(t->version, best->version) > 0)))
@@ -73,27 +127,35 @@ static const struct cd_toolkit *best_other(const struct cd_facts *f, int64_t exc
 {
 	const struct cd_toolkit *t = pick_other(f, exclude, 0);
 
-	return t ? t : pick_other(f, exclude, 1);
+	if (!t)
+		t = pick_other(f, exclude, 1);
+	return t ? t : pick_other(f, exclude, 2);
 }
 
 static void fix_other(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
 		      int64_t exclude)
 {
 	const struct cd_toolkit *o = best_other(f, exclude);
+	const char *ver, *hidden;
 	size_t miss;
 
 	if (!o)
 		return;
-	miss = missing_required(o);
+	ver = o->version ? o->version : "version unknown";
+	miss = absent_required(o);
+	hidden = hidden_dirs(out->arena, o);
 	if (miss)
 		finding_fix(x, out->arena,
 			    "export CUDA_HOME=%s   # CUDA %s: nvcc, but %zu header%s "
 			    "missing",
-			    o->root, o->version ? o->version : "version unknown", miss,
-			    miss == 1 ? "" : "s");
+			    o->root, ver, miss, miss == 1 ? "" : "s");
+	else if (hidden)
+		finding_fix(x, out->arena,
+			    "export CUDA_HOME=%s CPATH=%s${CPATH:+:$CPATH}   # CUDA %s", o->root,
+			    hidden, ver);
 	else
 		finding_fix(x, out->arena, "export CUDA_HOME=%s   # CUDA %s: nvcc and every header",
-			    o->root, o->version ? o->version : "version unknown");
+			    o->root, ver);
 }
 
 static void fix_install(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x)
@@ -187,14 +249,15 @@ static void header_fixes(const struct cd_facts *f, struct cd_findings *out, stru
 	int v = sel->version ? ver_cuda_int(sel->version) : -1;
 	int conda = sel->kind && !strcmp(sel->kind, "conda");
 
-	if (v <= 0 || sel->nvcc_target)
-		return; /* no package to name: unknown version, or a wrapper's directory */
+	if (v <= 0 || sel->nvcc_target || (sel->kind && !strcmp(sel->kind, "pip")))
+		return; /* no package to name: unknown version, a wrapper's directory, or
+			 * wheels (torch pins their versions; an unpinned install breaks it) */
 	snprintf(ver, sizeof(ver), "%d-%d", v / 1000, (v % 1000) / 10);
 	snprintf(cver, sizeof(cver), "%d.%d", v / 1000, (v % 1000) / 10);
 	for (i = 0; i < sel->n_headers; i++) {
 		const struct cd_header *h = &sel->headers[i];
-		if (!h->required || h->present == CD_TRI_YES)
-			continue;
+		if (!h->required || h->path)
+			continue; /* present, or only out of the build's sight */
 		for (k = 0; k < sizeof(header_pkgs) / sizeof(header_pkgs[0]); k++) {
 			int n;
 			if (strcmp(h->name, header_pkgs[k].header))
@@ -216,12 +279,46 @@ static void header_fixes(const struct cd_facts *f, struct cd_findings *out, stru
 			    pkgs);
 }
 
+static void header_line(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
+			const struct cd_toolkit *sel, size_t i)
+{
+	const struct cd_toolkit_facts *tf = &f->toolkit;
+	const struct cd_header *h = &sel->headers[i];
+	const char *elsewhere = NULL;
+	size_t k;
+
+	if (h->path && !strcmp(h->scope, "targets")) {
+		finding_evidence(x, out->arena,
+				 "%s: only in %s, which nvcc searches but the host "
+				 "compiler of .cpp sources does not",
+				 h->name, h->path);
+		return;
+	}
+	if (h->path) {
+		finding_evidence(x, out->arena, "%s: in %s, outside %s/include", h->name, h->path,
+				 sel->root);
+		return;
+	}
+	for (k = 0; k < tf->n && !elsewhere; k++)
+		if ((int64_t)k != tf->selected && tf->items[k].n_headers > i &&
+		    tf->items[k].headers[i].path)
+			elsewhere = tf->items[k].headers[i].path;
+	if (elsewhere)
+		finding_evidence(x, out->arena, "%s: absent from %s/include; present at %s",
+				 h->name, sel->root, elsewhere);
+	else
+		finding_evidence(x, out->arena,
+				 "%s: absent from %s/include and from every other toolkit found",
+				 h->name, sel->root);
+}
+
 static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
 {
 	const struct cd_toolkit_facts *tf = &f->toolkit;
 	const struct cd_toolkit *sel;
 	struct cd_finding *x;
-	size_t i, k, n;
+	const char *hidden;
+	size_t i, n;
 
 	if (tf->selected == CD_UNK)
 		return;
@@ -229,32 +326,27 @@ static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
 	if (sel->exists != CD_TRI_YES || !(n = missing_required(sel)))
 		return;
 	x = findings_add(out, "toolkit-headers-missing", CD_SEV_WARNING, "toolkit",
-			 "%zu CUDA header%s missing from the toolkit extensions build with (%s)", n,
-			 n == 1 ? " is" : "s are", sel->root);
+			 "%zu CUDA header%s not in %s/include, where PyTorch extension builds "
+			 "look",
+			 n, n == 1 ? " is" : "s are", sel->root);
 	finding_detail(x, out->arena,
-		       "An extension build that includes them stops with \"fatal error: "
-		       "<header>: No such file or directory\". %s.",
+		       "torch.utils.cpp_extension adds -I CUDA_HOME/include and nothing else; a "
+		       "build that includes a missing header stops with \"fatal error: <header>: "
+		       "No such file or directory\". %s.",
 		       tf->selected_reason);
-	for (i = 0; i < sel->n_headers; i++) {
-		const struct cd_header *h = &sel->headers[i];
-		const char *elsewhere = NULL;
-		if (!h->required || h->present == CD_TRI_YES)
-			continue;
-		for (k = 0; k < tf->n && !elsewhere; k++)
-			if ((int64_t)k != tf->selected && tf->items[k].n_headers > i &&
-			    tf->items[k].headers[i].present == CD_TRI_YES)
-				elsewhere = tf->items[k].headers[i].path;
-		if (elsewhere)
-			finding_evidence(x, out->arena, "%s: absent from %s/include; present at %s",
-					 h->name, sel->root, elsewhere);
-		else
-			finding_evidence(x, out->arena,
-					 "%s: absent from %s/include and from every "
-					 "other toolkit found",
-					 h->name, sel->root);
+	for (i = 0; i < sel->n_headers; i++)
+		if (sel->headers[i].required && sel->headers[i].present != CD_TRI_YES)
+			header_line(f, out, x, sel, i);
+	hidden = hidden_dirs(out->arena, sel);
+	if (hidden)
+		finding_fix(x, out->arena,
+			    "export CPATH=%s${CPATH:+:$CPATH}   # let the compilers "
+			    "find them",
+			    hidden);
+	if (absent_required(sel)) {
+		fix_other(f, out, x, tf->selected);
+		header_fixes(f, out, x, sel);
 	}
-	fix_other(f, out, x, tf->selected);
-	header_fixes(f, out, x, sel);
 }
 
 static const char *arch_reason(const struct archlist_bad *b)

@@ -36,13 +36,16 @@ struct tk_ctx {
 	const char *meta; /* conda-meta, ROOT/dist-info or SITE; NULL if none */
 	int meta_is_conda;
 	const char *inc[TK_INC_DIRS_MAX];
+	const char *scope[TK_INC_DIRS_MAX]; /* see struct cd_header */
 	size_t n_inc;
 };
 
-static void add_inc(struct tk_ctx *c, const char *dir)
+static void add_inc(struct tk_ctx *c, const char *dir, const char *scope)
 {
-	if (dir && c->n_inc < TK_INC_DIRS_MAX && file_is_dir(&c->f->root, dir))
+	if (dir && c->n_inc < TK_INC_DIRS_MAX && file_is_dir(&c->f->root, dir)) {
+		c->scope[c->n_inc] = scope;
 		c->inc[c->n_inc++] = dir;
+	}
 }
 
 /* "/x/lib/python3.12/site-packages/nvidia/cu13" -> "/x/lib/python3.12/site-packages" */
@@ -74,12 +77,16 @@ static void layout(struct tk_ctx *c, struct cd_toolkit *t)
 	} else if (fsu_join(p, sizeof(p), c->root, "dist-info") == 0 && file_is_dir(&f->root, p)) {
 		c->meta = arena_strdup(&f->arena, p);
 	}
-	add_inc(c, arena_printf(&f->arena, "%s/include", strcmp(c->root, "/") ? c->root : ""));
+	/* torch passes -I CUDA_HOME/include alone (include_paths); nvcc adds
+	 * targets/<arch>/include itself (nvcc.profile). */
+	add_inc(c, arena_printf(&f->arena, "%s/include", strcmp(c->root, "/") ? c->root : ""),
+		"include");
 	/* ROOT/targets/<arch>-linux/include: where conda and the runfile put headers */
 	if (fsu_join(p, sizeof(p), c->root, "targets") == 0) {
 		names = fsu_list(&f->arena, &f->root, p, NULL, "-linux", 8, &n, &trunc);
 		for (i = 0; names && i < n; i++)
-			add_inc(c, arena_printf(&f->arena, "%s/%s/include", p, names[i]));
+			add_inc(c, arena_printf(&f->arena, "%s/%s/include", p, names[i]),
+				"targets");
 	}
 	/* CUDA 12 wheels: one include directory per component under SITE/nvidia */
 	if (site && !str_has_suffix(c->root, "/nvidia/cu13")) {
@@ -89,7 +96,8 @@ static void layout(struct tk_ctx *c, struct cd_toolkit *t)
 			   : NULL;
 		for (i = 0; names && i < n; i++)
 			if (strcmp(names[i], "cu13"))
-				add_inc(c, arena_printf(&f->arena, "%s/%s/include", nv, names[i]));
+				add_inc(c, arena_printf(&f->arena, "%s/%s/include", nv, names[i]),
+					"wheel");
 	}
 }
 
@@ -182,11 +190,12 @@ static void headers(struct tk_ctx *c, struct cd_toolkit *t)
 		struct cd_header *h = &t->headers[i];
 		h->name = tk_headers[i].name;
 		h->required = tk_headers[i].required;
-		h->present = CD_TRI_NO; /* until found; a missing root has none */
+		h->present = CD_TRI_NO; /* until found in ROOT/include */
 		for (k = 0; k < c->n_inc; k++) {
 			if (fsu_join(p, sizeof(p), c->inc[k], h->name) || !file_is_reg(&f->root, p))
 				continue;
-			h->present = CD_TRI_YES;
+			h->scope = c->scope[k];
+			h->present = !strcmp(h->scope, "include") ? CD_TRI_YES : CD_TRI_NO;
 			h->path = arena_strdup(&f->arena, p);
 			break;
 		}

@@ -79,6 +79,11 @@ struct cd_header {
 	enum cd_tri present;
 	int required;	  /* 0 for info-only headers (cudnn.h, nccl.h) */
 	const char *path; /* where it was found, NULL if absent */
+	/* Where path is: "include" (ROOT/include: every compiler of a torch build
+	 * sees it; present is YES only then), "targets" (ROOT/targets/<arch>/include:
+	 * nvcc alone searches it), "wheel" (another nvidia-* wheel's include: neither
+	 * does); NULL when absent. */
+	const char *scope;
 };
 
 struct cd_toolkit {

@@ -191,6 +191,8 @@ static json_t *j_toolkit_item(const struct cd_toolkit *t, int selected)
 				      json_pack("{s:o, s:o, s:b, s:o}", "name", json_str(hd->name),
 						"present", json_tri(hd->present), "required",
 						hd->required, "path", json_str(hd->path)));
+		json_object_set_new(json_array_get(h, json_array_size(h) - 1), "scope",
+				    json_str(hd->scope));
 		if (hd->present == CD_TRI_NO)
 			json_array_append_new(missing, json_str(hd->name));
 	}

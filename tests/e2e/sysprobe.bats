@@ -99,6 +99,7 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[ "$(sel '.headers_missing | length')" = 0 ]
 	[ "$(sel '.headers[] | select(.name == "cusparse.h") | .path')" = \
 		/usr/local/cuda/include/cusparse.h ]
+	[ "$(sel '.headers[] | select(.name == "cusparse.h") | .scope')" = include ]
 	[ "$(jqr '.toolkit.installations | length')" = 1 ] # /usr/local/cuda-12.4 merged
 	[[ "$(ids)" != *toolkit* ]]
 }
@@ -174,7 +175,8 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[ "$(jqr "$f | .severity")" = warning ]
 	[ "$(jqr "$f | .evidence[0]")" = \
 		"cusparse.h: absent from /usr/local/cuda-12.1/include; present at /opt/conda/targets/x86_64-linux/include/cusparse.h" ]
-	[[ "$(jqr "$f | .fix[0]")" == "export CUDA_HOME=/opt/conda "* ]]
+	[[ "$(jqr "$f | .fix[0]")" == \
+		'export CUDA_HOME=/opt/conda CPATH=/opt/conda/targets/x86_64-linux/include${CPATH:+:$CPATH} '* ]]
 	[[ "$(jqr "$f | .fix[1]")" == "sudo apt-get install libcusparse-dev-12-1 libcurand-dev-12-1 "* ]]
 }
 
@@ -185,7 +187,18 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[ "$(sel .version_source)" = conda-meta ]
 	[ "$(sel .nvcc_version)" = 12.4.131 ]
 	[ "$(sel .headers[0].path)" = /opt/conda/envs/train/targets/x86_64-linux/include/cuda_runtime.h ]
-	[[ "$(ids)" != *toolkit* ]]
+	[ "$(sel .headers[0].scope)" = targets ]
+	[ "$(sel .headers[0].present)" = false ]
+}
+
+@test "toolkit-headers-missing: conda headers only under targets/ need CPATH (pytorch#144690)" {
+	cdj conda CONDA_PREFIX=/opt/conda/envs/train CUDA_HOME=/opt/conda/envs/train
+	f='.findings[] | select(.id == "toolkit-headers-missing")'
+	[ "$(jqr "$f | .evidence | length")" = 7 ]
+	[[ "$(jqr "$f | .evidence[0]")" == *"which nvcc searches but the host compiler of .cpp sources does not" ]]
+	[ "$(jqr "$f | .fix | length")" = 1 ]
+	[[ "$(jqr "$f | .fix[0]")" == \
+		'export CPATH=/opt/conda/envs/train/targets/x86_64-linux/include${CPATH:+:$CPATH} '* ]]
 }
 
 @test "toolkit: pip wheels, CUDA 12 per-component and CUDA 13 nvidia/cu13" {
@@ -197,7 +210,9 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[ "$(jqr "$t.version")" = 12.4 ]
 	[ "$(jqr "$t.headers[] | select(.name == \"cusparse.h\") | .path")" = \
 		/venv/lib/python3.11/site-packages/nvidia/cusparse/include/cusparse.h ]
+	[ "$(jqr "$t.headers[] | select(.name == \"cusparse.h\") | .scope")" = wheel ]
 	[ "$(jqr "$t.headers[] | select(.name == \"nvrtc.h\") | .present")" = false ]
+	[ "$(jqr "$t.headers[] | select(.name == \"nvrtc.h\") | .scope")" = null ]
 	[[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .title')" == \
 		"A CUDA toolkit is installed but PyTorch will not find it" ]]
 	cdj pip -- --env /venv13
