@@ -10,6 +10,7 @@ static const check_fn families[] = {
 	check_env,	 /* nccl-transport-disabled, env sanity */
 	check_container, /* shm-too-small */
 	check_stack,	 /* package-*, wheel-pin-mismatch, python-* (stack.c) */
+	check_compat,	 /* driver-too-old: the selected toolkit vs the driver */
 };
 
 void check_all(const struct cd_facts *f, struct cd_findings *out)

@@ -13,6 +13,7 @@ void check_toolkit(const struct cd_facts *f, struct cd_findings *out);
 void check_env(const struct cd_facts *f, struct cd_findings *out);
 void check_container(const struct cd_facts *f, struct cd_findings *out);
 void check_stack(const struct cd_facts *f, struct cd_findings *out);
+void check_compat(const struct cd_facts *f, struct cd_findings *out);
 
 void check_all(const struct cd_facts *f, struct cd_findings *out);
 

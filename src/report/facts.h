@@ -97,6 +97,11 @@ struct cd_header {
 	enum cd_tri present;
 	int required;	  /* 0 for info-only headers (cudnn.h, nccl.h) */
 	const char *path; /* where it was found, NULL if absent */
+	/* Where path is: "include" (ROOT/include: every compiler of a torch build
+	 * sees it; present is YES only then), "targets" (ROOT/targets/<arch>/include:
+	 * nvcc alone searches it), "wheel" (another nvidia-* wheel's include: neither
+	 * does); NULL when absent. */
+	const char *scope;
 };
 
 struct cd_toolkit {
@@ -110,6 +115,9 @@ struct cd_toolkit {
 	const char *nvcc_version;   /* "13.0.88" (from version.json's cuda_nvcc) */
 	size_t n_headers;
 	struct cd_header *headers;
+	enum cd_tri exists;	 /* the root is a directory (CUDA_HOME may name a missing one) */
+	const char *realpath;	 /* canonical in-root path, links resolved; NULL if missing */
+	const char *nvcc_target; /* the nvcc that bin/nvcc links to or a wrapper script execs */
 };
 
 struct cd_toolkit_facts {
@@ -147,6 +155,7 @@ struct cd_container_facts {
 struct cd_env_var {
 	const char *name;
 	const char *value;
+	int truncated; /* value longer than the cap; `value` holds its start */
 };
 
 struct cd_ldpath_entry {
@@ -164,7 +173,10 @@ struct cd_env_facts {
 	int ld_library_path_set;
 	size_t n_ld_library_path;
 	struct cd_ldpath_entry *ld_library_path;
-	size_t n_ld_library_path_empty; /* empty entries (mean ".") */
+	size_t n_ld_library_path_empty;	    /* empty entries (mean ".") */
+	size_t n_ld_library_path_total;	    /* entries in the variable, empty ones included */
+	size_t n_ld_library_path_duplicate; /* entries naming a directory already listed */
+	int ld_library_path_truncated;	    /* entries past the scan cap were not examined */
 };
 
 struct cd_opts;

@@ -191,12 +191,17 @@ static json_t *j_toolkit_item(const struct cd_toolkit *t, int selected)
 	json_object_set_new(o, "nvcc_path", json_str(t->nvcc_path));
 	json_object_set_new(o, "nvcc_version", json_str(t->nvcc_version));
 	json_object_set_new(o, "selected", json_boolean(selected));
+	json_object_set_new(o, "exists", json_tri(t->exists));
+	json_object_set_new(o, "realpath", json_str(t->realpath));
+	json_object_set_new(o, "nvcc_target", json_str(t->nvcc_target));
 	for (i = 0; i < t->n_headers; i++) {
 		const struct cd_header *hd = &t->headers[i];
 		json_array_append_new(h,
 				      json_pack("{s:o, s:o, s:b, s:o}", "name", json_str(hd->name),
 						"present", json_tri(hd->present), "required",
 						hd->required, "path", json_str(hd->path)));
+		json_object_set_new(json_array_get(h, json_array_size(h) - 1), "scope",
+				    json_str(hd->scope));
 		if (hd->present == CD_TRI_NO)
 			json_array_append_new(missing, json_str(hd->name));
 	}
@@ -232,16 +237,34 @@ static json_t *j_env(const struct cd_env_facts *e)
 		json_t *majors = json_array();
 		for (k = 0; k < l->n_majors; k++)
 			json_array_append_new(majors, json_integer(l->cuda_majors[k]));
-		json_array_append_new(
-			ld, json_pack("{s:o, s:o, s:o, s:o}", "path", json_str(l->path), "exists",
-				      json_tri(l->exists), "cuda_libraries",
-				      json_strv(l->libs, l->n_libs, 1), "cuda_majors", majors));
+		if (!l->libs) { /* the directory was not read: its contents are unknown */
+			json_decref(majors);
+			majors = json_null();
+		}
+		json_array_append_new(ld,
+				      json_pack("{s:o, s:o, s:o, s:o}", "path", json_str(l->path),
+						"exists", json_tri(l->exists), "cuda_libraries",
+						json_strv(l->libs, l->n_libs, l->libs != NULL),
+						"cuda_majors", majors));
 	}
 	json_object_set_new(o, "ld_library_path", e->ld_library_path_set ? ld : json_null());
 	if (!e->ld_library_path_set)
 		json_decref(ld);
 	json_object_set_new(o, "ld_library_path_empty_entries",
 			    json_integer((json_int_t)e->n_ld_library_path_empty));
+	json_object_set_new(o, "ld_library_path_total_entries",
+			    json_integer((json_int_t)e->n_ld_library_path_total));
+	json_object_set_new(o, "ld_library_path_duplicate_entries",
+			    json_integer((json_int_t)e->n_ld_library_path_duplicate));
+	json_object_set_new(o, "ld_library_path_truncated",
+			    json_boolean(e->ld_library_path_truncated));
+	{
+		json_t *tr = json_array();
+		for (i = 0; i < e->n_vars; i++)
+			if (e->vars[i].truncated)
+				json_array_append_new(tr, json_str(e->vars[i].name));
+		json_object_set_new(o, "truncated_variables", tr);
+	}
 	return o;
 }
 

@@ -177,6 +177,10 @@ static void toolkit_section(const struct cd_render *r, const struct cd_facts *f,
 			tk->nvcc_path ? or_unknown(tk->nvcc_version) : "absent",
 			or_unknown(tk->found_via),
 			(int64_t)i == t->selected ? "  <- extension builds use this" : "");
+		if (tk->exists == CD_TRI_NO)
+			fprintf(r->out, "       no such directory\n");
+		if (tk->nvcc_target)
+			fprintf(r->out, "       bin/nvcc runs %s\n", tk->nvcc_target);
 		for (k = 0; k < tk->n_headers; k++)
 			missing += tk->headers[k].required && tk->headers[k].present == CD_TRI_NO;
 		if (missing) {
@@ -209,6 +213,11 @@ static void env_section(const struct cd_render *r, const struct cd_facts *f,
 		}
 		fprintf(r->out, "    %s=%s\n", e->vars[i].name, e->vars[i].value);
 	}
+	if (e->ld_library_path_set &&
+	    (e->n_ld_library_path_empty || e->n_ld_library_path_duplicate))
+		fprintf(r->out, "    LD_LIBRARY_PATH: %zu entries, %zu empty, %zu repeated\n",
+			e->n_ld_library_path_total, e->n_ld_library_path_empty,
+			e->n_ld_library_path_duplicate);
 }
 
 static void finding_block(const struct cd_render *r, const struct cd_finding *x)

@@ -1,0 +1,3 @@
+/* x */
+#define CUDA_VERSION_MAJOR 13
+#define CUDA_VERSION	   13000
