@@ -180,6 +180,7 @@ int main(void)
 		cmocka_unit_test(version_json), cmocka_unit_test(version_txt),
 		cmocka_unit_test(cuda_h),	cmocka_unit_test(package_names),
 		cmocka_unit_test(wrappers),	cmocka_unit_test(validity),
+		cmocka_unit_test(dpkg_status),
 	};
 	return cmocka_run_group_tests_name("cudaver", tests, NULL, NULL);
 }
