@@ -8,6 +8,7 @@
  * requested, and disables it when it is older than that extra's floor. */
 #include "check/stack_check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/str.h"
@@ -75,6 +76,11 @@ int stack_torch_mixed(const struct cd_stack_facts *st)
 	    strcmp(st->torch.version_source, "torch/version.py") || stack_version(p, &a) ||
 	    pep440_parse(st->torch.version, strlen(st->torch.version), &b))
 		return 0;
+	/* PyPI's default CUDA wheel records "2.11.0" in METADATA while its
+	 * version.py says "2.11.0+cu130": a local label on one side only is the
+	 * same install. Two different labels are not. */
+	if (!a.local[0] || !b.local[0])
+		a.local[0] = b.local[0] = '\0';
 	return pep440_cmp(&a, &b) != 0;
 }
 
@@ -150,6 +156,19 @@ static int applies(struct rctx *c, const struct cd_package *p, const char *s, co
 	return base == PEP508_FALSE && any == PEP508_UNKNOWN ? 2 : 0;
 }
 
+/* An extra named after the package it pulls in (transformers' extra "torch"
+ * requiring torch>=2.x): the runtime checks such floors whether or not the
+ * extra was asked for, so an unmet one matters. Other unrequested extras
+ * ("ci", "test", "docs") do not, as pip check judges them. */
+static int extra_names(const char *req, const char *key)
+{
+	char dq[160], sq[160];
+
+	snprintf(dq, sizeof(dq), "\"%s\"", key);
+	snprintf(sq, sizeof(sq), "'%s'", key);
+	return strstr(req, "extra") && (strstr(req, dq) || strstr(req, sq));
+}
+
 struct item {
 	const char *text;    /* evidence line */
 	const char *install; /* 'name[extras]spec' to pass to pip */
@@ -219,7 +238,7 @@ static void evaluate(struct rctx *c, const struct cd_package *p, struct items *u
 			continue; /* "pkg[extra]" self references */
 		ap = applies(c, p, s, &extra);
 		t = stack_find(st, c->req.key);
-		if (!ap || (ap == 2 && (!t || !stack_is_ml(t->name))))
+		if (!ap || (ap == 2 && (!t || !stack_is_ml(t->name) || !extra_names(s, c->req.key))))
 			continue;
 		why = extra	? arena_printf(a, " (extra '%s')", extra)
 		      : ap == 2 ? " (optional: the installed copy is used anyway)"

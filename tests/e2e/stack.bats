@@ -301,3 +301,24 @@ ids() {
 	echo "stack probe: $ms ms"
 	awk -v m="$ms" 'BEGIN { exit !(m < 400) }'
 }
+
+# Seen on the H200 machine: PyPI's default CUDA wheel of torch 2.11 records
+# "Version: 2.11.0" in METADATA while torch/version.py says "2.11.0+cu130"; and
+# jax 0.11.2 pins jaxlib==0.11.1 under its "ci" extra. Neither is a problem.
+@test "H200 facts: a local label on version.py only, and an unrequested 'ci' extra, are not findings" {
+	make_h200 "$R"
+	S="$R/opt/torch/.venv/lib/python3.12/site-packages"
+	sed -i 's/^Version: 2.11.0+cu130$/Version: 2.11.0/' "$S"/torch-*.dist-info/METADATA
+	dist "$S" jaxlib 0.11.2
+	dist "$S" jax 0.11.2 'jaxlib<=0.11.2,>=0.11.2' 'jaxlib==0.11.1; extra == "ci"'
+	run cd_json --env /opt/torch/.venv
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .packages.torch <<<"$output")" = "2.11.0" ]
+	[ "$(jq -r .torch.version <<<"$output")" = "2.11.0+cu130" ]
+	[ "$(ids <<<"$output")" = "" ]
+	# Two different local labels are two installs mixed.
+	sed -i 's/^Version: 2.11.0$/Version: 2.11.0+cu130/' "$S"/torch-*.dist-info/METADATA
+	sed -i "s/^__version__ = .*/__version__ = '2.11.0+cu128'/" "$S/torch/version.py"
+	run cd_json --env /opt/torch/.venv
+	[ "$(ids <<<"$output")" = "package-install-broken" ]
+}
