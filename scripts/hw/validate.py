@@ -70,9 +70,10 @@ def main():
             ours = g.get(k)
             if k.startswith("memory_") and ours is not None:
                 # nvidia-smi prints MiB (floor); used/free move by a few MiB between the two runs.
-                tol = 0 if k in ("memory_total_bytes", "memory_reserved_bytes") else 64
-                ok = ref[k] is not None and abs(ours // mib - ref[k]) <= tol
-                add(f"gpus[{i}].{k}", f"{ours // mib} MiB", f"{ref[k]} MiB", "nvidia-smi --query-gpu", ok)
+                # nvidia-smi rounds reserved up (615.06 MiB prints as 616).
+                tol = {"memory_total_bytes": 0, "memory_reserved_bytes": 1}.get(k, 64)
+                ok = ref[k] is not None and abs(ours / mib - ref[k]) <= tol
+                add(f"gpus[{i}].{k}", f"{ours / mib:.2f} MiB", f"{ref[k]} MiB", "nvidia-smi --query-gpu", ok)
             else:
                 add(f"gpus[{i}].{k}", ours, ref[k], "nvidia-smi --query-gpu")
 
@@ -91,7 +92,13 @@ def main():
     add("host.glibc_version", host["glibc_version"], platform.libc_ver()[1], "platform.libc_ver")
     st = os.statvfs("/dev/shm")
     add("host.shm_size_bytes", host["shm_size_bytes"], st.f_blocks * st.f_frsize, "statvfs /dev/shm")
-    nodes = sorted("/dev/" + n for n in os.listdir("/dev") if n.startswith("nvidia") and not os.path.isdir("/dev/" + n))
+    nodes = []
+    for n in os.listdir("/dev"):
+        if not n.startswith("nvidia"):
+            continue
+        p = "/dev/" + n
+        nodes += [p + "/" + c for c in os.listdir(p)] if os.path.isdir(p) else [p]
+    nodes.sort()
     add("host.dev_nodes", host["dev_nodes"], nodes, "ls /dev/nvidia*")
 
     # the Python stack, when the report has it

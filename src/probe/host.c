@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
@@ -161,20 +162,35 @@ static void arch_and_libc(struct cd_facts *f)
 		h->arch = arch;
 }
 
+/* /dev/nvidia* nodes. A directory among them (/dev/nvidia-caps, which holds
+ * the MIG capability nodes) is listed by its entries, so the list names device
+ * nodes only. */
 static void dev_nodes(struct cd_facts *f)
 {
 	struct cd_host_facts *h = &f->host;
-	const char **names;
-	size_t n, i;
+	const char **names, **out, **sub;
+	size_t n, i, k, m, nout = 0;
 	int trunc;
+	char dir[PATH_MAX];
 
 	names = fsu_list(&f->arena, &f->root, "/dev", "nvidia", NULL, DEV_NODES_MAX, &n, &trunc);
 	if (!names)
 		return;
-	for (i = 0; i < n; i++)
-		names[i] = arena_printf(&f->arena, "/dev/%s", names[i]);
-	h->dev_nodes = names;
-	h->n_dev_nodes = n;
+	out = arena_calloc(&f->arena, DEV_NODES_MAX, sizeof(*out));
+	if (!out)
+		return;
+	for (i = 0; i < n && nout < DEV_NODES_MAX; i++) {
+		snprintf(dir, sizeof(dir), "/dev/%s", names[i]);
+		if (!file_is_dir(&f->root, dir)) {
+			out[nout++] = arena_strdup(&f->arena, dir);
+			continue;
+		}
+		sub = fsu_list(&f->arena, &f->root, dir, NULL, NULL, DEV_NODES_MAX, &m, &trunc);
+		for (k = 0; sub && k < m && nout < DEV_NODES_MAX; k++)
+			out[nout++] = arena_printf(&f->arena, "%s/%s", dir, sub[k]);
+	}
+	h->dev_nodes = out;
+	h->n_dev_nodes = nout;
 	h->dev_nodes_known = 1;
 }
 

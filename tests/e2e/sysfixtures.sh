@@ -79,6 +79,7 @@ echo "5.15.0-105-generic" >"$r/proc/sys/kernel/osrelease"
 : >"$r/dev/nvidiactl"
 : >"$r/dev/nvidia0"
 : >"$r/dev/nvidia-uvm"
+mkdir -p "$r/dev/nvidia-caps" && : >"$r/dev/nvidia-caps/nvidia-cap1"
 echo "gpu-node-7" >"$r/etc/hostname"
 
 # headers: CUDA_HOME's toolkit lacks cusparse.h and curand.h; a conda prefix has them

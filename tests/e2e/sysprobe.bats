@@ -41,7 +41,7 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[ "$(jqr .host.arch)" = x86_64 ]
 	[ "$(jqr .host.glibc_version)" = 2.35 ]
 	[ "$(jqr .host.hostname)" = gpu-node-7 ]
-	[ "$(jqr -c .host.dev_nodes)" = '["/dev/nvidia-uvm","/dev/nvidia0","/dev/nvidiactl"]' ]
+	[ "$(jqr -c .host.dev_nodes)" = '["/dev/nvidia-caps/nvidia-cap1","/dev/nvidia-uvm","/dev/nvidia0","/dev/nvidiactl"]' ]
 	[ "$(jqr .host.shm_size_bytes)" = null ] # not knowable under --root
 }
 
