@@ -389,6 +389,76 @@ static void check_mismatch(const struct cd_facts *f, struct cd_findings *out)
 	mismatch_fix(f, x, out->arena, user);
 }
 
+/* libcuda.so.1 of another version than the kernel module, judged from the
+ * loaded file's name (libcuda.so.580.95.05): a CUDA forward-compatibility
+ * package (cuda-compat-*, /usr/local/cuda/compat) first on the search path, or
+ * a stray copy of another driver. cuInit accepts a mismatch only for a newer
+ * compat library on a data-center GPU; otherwise it fails with
+ * CUDA_ERROR_SYSTEM_DRIVER_MISMATCH (803), or 804 on other GPUs. Seen on the
+ * H200 machine, whose toolkit ships compat/libcuda.so.580.95.05 beside a
+ * 580.159.04 kernel module. cuDriverGetVersion answers either way, so only the
+ * file tells. */
+static void check_cuda_umd(const struct cd_facts *f, struct cd_findings *out)
+{
+	const struct cd_driver_facts *d = &f->driver;
+	const char *kmod = d->kernel_module_version, *umd = d->cuda.file_version;
+	const char *file = d->cuda.path, *slash = file ? strrchr(file, '/') : NULL;
+	const char *ld = env_or_probe(f, "LD_LIBRARY_PATH", f->driver.ld_library_path), *clean;
+	int compat = file && strstr(file, "/compat/") != NULL, found = 0;
+	struct cd_finding *x;
+	char dir[4096];
+
+	if (!kmod || !umd || d->cuda.status != CD_PROBE_OK || !ver_cmp(kmod, umd))
+		return;
+	str_ncopy(dir, sizeof(dir), file, slash ? (size_t)(slash - file) : 0);
+	if (compat && ver_cmp(umd, kmod) > 0) {
+		x = findings_add(out, "driver-forward-compat", CD_SEV_INFO, SEC,
+				 "CUDA forward compatibility: libcuda %s on kernel module %s", umd,
+				 kmod);
+		finding_detail(x, out->arena,
+			       "A newer CUDA driver library from a cuda-compat package runs on an "
+			       "older kernel module. This works on data-center GPUs only; on "
+			       "other GPUs cuInit fails with "
+			       "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE (804).");
+		finding_evidence(x, out->arena, "libcuda.so.1 loaded from %s", file);
+		kmod_evidence(x, out->arena, f);
+		return;
+	}
+	x = findings_add(out, "driver-library-mismatch", CD_SEV_ERROR, SEC,
+			 "libcuda.so.1 %s does not match the NVIDIA kernel module %s", umd, kmod);
+	finding_detail(x, out->arena,
+		       "%s The CUDA driver library found first is not the driver's own: every "
+		       "CUDA program fails at cuInit with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH "
+		       "(803, \"system has unsupported display driver / cuda driver "
+		       "combination\").",
+		       compat ? "A forward-compatibility library may only be newer than the "
+				"kernel module; this one is older."
+			      : "");
+	finding_evidence(x, out->arena, "libcuda.so.1 loaded from %s (version %s)", file, umd);
+	kmod_evidence(x, out->arena, f);
+	clean = ld ? without_dir(out->arena, ld, dir, &found) : NULL;
+	if (found) {
+		finding_evidence(x, out->arena, "LD_LIBRARY_PATH names its directory: %s", ld);
+		if (clean && *clean)
+			finding_fix(x, out->arena, "export LD_LIBRARY_PATH=%s", clean);
+		else
+			finding_fix(x, out->arena, "unset LD_LIBRARY_PATH");
+	} else {
+		finding_fix(
+			x, out->arena,
+			"grep -rn '%s' /etc/ld.so.conf /etc/ld.so.conf.d/   # delete that line, "
+			"then: sudo ldconfig",
+			dir);
+	}
+	if (compat)
+		finding_fix(x, out->arena,
+			    "sudo apt-get remove 'cuda-compat-*'   # if installed as a package");
+	finding_fix(x, out->arena,
+		    "ldconfig -p | grep 'libcuda.so.1'   # the driver's own copy (%s) "
+		    "must come first",
+		    kmod);
+}
+
 /* What an NVML initialisation error means and what to run; rc -1: others. */
 static const struct {
 	int rc;
@@ -476,5 +546,6 @@ void check_driver(const struct cd_facts *f, struct cd_findings *out)
 	check_timeout(f, out);
 	check_crash(f, out);
 	check_mismatch(f, out);
+	check_cuda_umd(f, out);
 	check_init_failed(f, out);
 }

@@ -238,7 +238,8 @@ static void evaluate(struct rctx *c, const struct cd_package *p, struct items *u
 			continue; /* "pkg[extra]" self references */
 		ap = applies(c, p, s, &extra);
 		t = stack_find(st, c->req.key);
-		if (!ap || (ap == 2 && (!t || !stack_is_ml(t->name) || !extra_names(s, c->req.key))))
+		if (!ap ||
+		    (ap == 2 && (!t || !stack_is_ml(t->name) || !extra_names(s, c->req.key))))
 			continue;
 		why = extra	? arena_printf(a, " (extra '%s')", extra)
 		      : ap == 2 ? " (optional: the installed copy is used anyway)"

@@ -406,3 +406,45 @@ int nvmlDeviceGetHandleByIndex_v2(unsigned i, void **d) { return 0; }'
 	[ "$(j .driver.nvml.rc)" = 18 ]
 	[ "$(driver_errors)" = driver-library-mismatch ]
 }
+
+# The H200 machine's toolkit ships compat/libcuda.so.580.95.05 beside a
+# 580.159.04 kernel module: first on the search path, cuInit would fail with 803.
+compat_lib() { # VERSION: a libcuda named as the compat package names it
+	mkdir -p "$TMP/cuda/compat"
+	cp "$FAKES/libcuda.so.1" "$TMP/cuda/compat/libcuda.so.$1"
+	ln -sf "libcuda.so.$1" "$TMP/cuda/compat/libcuda.so.1"
+}
+
+@test "libcuda older than the kernel module (a compat library first) is driver-library-mismatch" {
+	kmod 580.159.04
+	compat_lib 580.95.05
+	run env CD_FAKE_MODE=h200 LD_LIBRARY_PATH="$TMP/cuda/compat:/usr/local/nvidia/lib64" \
+		"$CD" check --json --root "$ROOT" --nvml-lib "$FAKES/libnvidia-ml.so.1" \
+		--cuda-lib "$TMP/cuda/compat/libcuda.so.1"
+	[ "$status" -eq 1 ]
+	[ "$(j .driver.cuda.file_version)" = 580.95.05 ]
+	[ "$(driver_errors)" = driver-library-mismatch ]
+	x='.findings[] | select(.id=="driver-library-mismatch")'
+	[[ "$(j "$x | .title")" == *"libcuda.so.1 580.95.05 does not match the NVIDIA kernel module 580.159.04"* ]]
+	[[ "$(j "$x | .detail")" == *"803"* ]]
+	[ "$(j "$x | .fix[0]")" = "export LD_LIBRARY_PATH=/usr/local/nvidia/lib64" ]
+}
+
+@test "a newer compat libcuda is forward compatibility: a note, not an error" {
+	kmod 580.159.04
+	compat_lib 590.48.01
+	run env CD_FAKE_MODE=h200 "$CD" check --json --root "$ROOT" \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$TMP/cuda/compat/libcuda.so.1"
+	[ "$status" -eq 0 ]
+	[ "$(driver_errors)" = "" ]
+	has_id driver-forward-compat
+}
+
+@test "libcuda of the kernel module's own version is no finding" {
+	kmod 580.159.04
+	compat_lib 580.159.04
+	run env CD_FAKE_MODE=h200 "$CD" check --json --root "$ROOT" \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$TMP/cuda/compat/libcuda.so.1"
+	[ "$status" -eq 0 ]
+	[ "$(j '[.findings[] | select(.section=="driver")] | length')" = 0 ]
+}
