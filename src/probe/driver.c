@@ -222,37 +222,51 @@ static void driver_version(struct cd_facts *f)
 	}
 }
 
-static void query(struct cd_facts *f, const char *nv, const char *cu, int timeout_ms, int verbose)
-{
+/* The driver queries in flight between driver_probe_start and _finish. */
+struct driver_pending {
 	struct iso_job jobs[2];
 	struct lib_state st[2];
 	struct cd_driver_lib *lib[2];
-	size_t n = 0, i;
+	struct iso_batch batch;
+	size_t n;
+	int timeout_ms;
+};
 
-	memset(jobs, 0, sizeof(jobs));
-	memset(st, 0, sizeof(st));
+static void query_start(struct cd_facts *f, struct driver_pending *p, const char *nv,
+			const char *cu, int verbose)
+{
+	size_t i;
+
 	/* CUDA first: its records are applied before NVML's, so the version
 	 * cuDriverGetVersion gives wins over NVML's (nvml_apply keeps it). */
 	if (cu) {
-		lib[n] = &f->driver.cuda;
-		jobs[n++] = (struct iso_job){.fn = cudadrv_query, .arg = (void *)cu};
+		p->lib[p->n] = &f->driver.cuda;
+		p->jobs[p->n++] = (struct iso_job){.fn = cudadrv_query, .arg = (void *)cu};
 	}
 	if (nv) {
-		lib[n] = &f->driver.nvml;
-		jobs[n++] = (struct iso_job){.fn = nvml_query, .arg = (void *)nv};
+		p->lib[p->n] = &f->driver.nvml;
+		p->jobs[p->n++] = (struct iso_job){.fn = nvml_query, .arg = (void *)nv};
 	}
-	for (i = 0; i < n; i++)
-		jobs[i].keep_stderr = verbose >= 2;
+	for (i = 0; i < p->n; i++)
+		p->jobs[i].keep_stderr = verbose >= 2;
 	/* On failure every job is ISO_NOT_RUN with its reason; decide() says so. */
-	isolate_run(jobs, n, timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
-	for (i = 0; i < n; i++) {
-		int is_cuda = lib[i] == &f->driver.cuda;
-		parse_job(f, &jobs[i], lib[i], &st[i], is_cuda ? cudadrv_apply : nvml_apply);
-		decide(f, lib[i], &jobs[i], &st[i], timeout_ms);
-		if (jobs[i].status != ISO_NOT_RUN)
-			lib[i]->query_us = jobs[i].elapsed_us;
-		lib_facts(f, lib[i], &st[i], is_cuda);
-		iso_job_free(&jobs[i]);
+	isolate_start(&p->batch, p->jobs, p->n, p->timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
+}
+
+static void query_finish(struct cd_facts *f, struct driver_pending *p)
+{
+	size_t i;
+
+	isolate_wait(&p->batch);
+	for (i = 0; i < p->n; i++) {
+		struct cd_driver_lib *l = p->lib[i];
+		int is_cuda = l == &f->driver.cuda;
+		parse_job(f, &p->jobs[i], l, &p->st[i], is_cuda ? cudadrv_apply : nvml_apply);
+		decide(f, l, &p->jobs[i], &p->st[i], p->timeout_ms);
+		if (p->jobs[i].status != ISO_NOT_RUN)
+			l->query_us = p->jobs[i].elapsed_us;
+		lib_facts(f, l, &p->st[i], is_cuda);
+		iso_job_free(&p->jobs[i]);
 	}
 	nvml_finish(f);
 	if (f->driver.nvml.status != CD_PROBE_OK && f->gpus_known) {
@@ -263,7 +277,7 @@ static void query(struct cd_facts *f, const char *nv, const char *cu, int timeou
 	}
 }
 
-void driver_probe(struct cd_facts *f)
+struct driver_pending *driver_probe_start(struct cd_facts *f)
 {
 	const struct cd_opts *o = f->opts;
 	struct cd_driver_facts *d = &f->driver;
@@ -272,6 +286,7 @@ void driver_probe(struct cd_facts *f)
 	const char *cu = o && o->cuda_lib ? o->cuda_lib : f->root.is_host ? CUDA_SONAME : NULL;
 	const char *cvd = facts_getenv(f, "CUDA_VISIBLE_DEVICES");
 	const char *ld = facts_getenv(f, "LD_LIBRARY_PATH");
+	struct driver_pending *p = arena_alloc(&f->arena, sizeof(*p));
 
 	if (cvd) {
 		d->cuda_visible_devices = arena_strdup(&f->arena, cvd);
@@ -280,11 +295,28 @@ void driver_probe(struct cd_facts *f)
 	if (ld)
 		d->ld_library_path = arena_strdup(&f->arena, ld);
 	d->timeout_ms = timeout_ms;
-	kernel_module(f);
 	d->nvml.requested = nv;
 	d->cuda.requested = cu;
-	if (nv || cu)
-		query(f, nv, cu, timeout_ms, o ? o->verbose : 0);
+	if (p) {
+		p->timeout_ms = timeout_ms;
+		if (nv || cu)
+			query_start(f, p, nv, cu, o ? o->verbose : 0);
+	}
+	return p;
+}
+
+void driver_probe_finish(struct cd_facts *f, struct driver_pending *p)
+{
+	struct cd_driver_facts *d = &f->driver;
+
+	kernel_module(f);
+	if (p && p->n)
+		query_finish(f, p);
 	d->status = rank(d->nvml.status) >= rank(d->cuda.status) ? d->nvml.status : d->cuda.status;
 	driver_version(f);
+}
+
+void driver_probe(struct cd_facts *f)
+{
+	driver_probe_finish(f, driver_probe_start(f));
 }

@@ -305,26 +305,27 @@ static int poll_round(struct iso_job *jobs, size_t n, int64_t deadline, size_t m
 	return 1;
 }
 
-int isolate_run(struct iso_job *jobs, size_t n, int timeout_ms, size_t max_bytes,
-		struct cd_err *err)
+int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeout_ms,
+		  size_t max_bytes, struct cd_err *err)
 {
-	int64_t t0 = now_us(), deadline;
 	size_t i, started = 0;
 
+	b->jobs = jobs;
+	b->n = 0;
 	if (n == 0 || n > ISO_JOBS_MAX)
 		return err_set(err, CD_EINTERNAL, "isolate_run: %zu jobs", n);
-	if (!max_bytes)
-		max_bytes = ISO_MAX_BYTES_DEFAULT;
+	b->max_bytes = max_bytes ? max_bytes : ISO_MAX_BYTES_DEFAULT;
 	if (timeout_ms < 1)
 		timeout_ms = 1;
-	deadline = t0 + (int64_t)timeout_ms * 1000;
+	b->t0 = now_us();
+	b->deadline = b->t0 + (int64_t)timeout_ms * 1000;
 	for (i = 0; i < n; i++) {
 		jobs[i].status = ISO_NOT_RUN;
 		jobs[i].code = jobs[i].unreaped = jobs[i].eof = 0;
 		jobs[i].pid = jobs[i].rfd = jobs[i].pidfd = -1;
 		jobs[i].elapsed_us = 0;
 		jobs[i].error[0] = '\0';
-		buf_init(&jobs[i].out, max_bytes);
+		buf_init(&jobs[i].out, b->max_bytes);
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -332,11 +333,33 @@ int isolate_run(struct iso_job *jobs, size_t n, int timeout_ms, size_t max_bytes
 		started += start(jobs, n, i) == 0;
 	if (!started)
 		return err_set(err, CD_EIO, "cannot start an isolated child: %s", jobs[0].error);
-	while (poll_round(jobs, n, deadline, max_bytes, t0))
+	b->n = n;
+	return 0;
+}
+
+void isolate_wait(struct iso_batch *b)
+{
+	size_t i;
+
+	if (!b->n)
+		return;
+	while (poll_round(b->jobs, b->n, b->deadline, b->max_bytes, b->t0))
 		;
-	for (i = 0; i < n; i++)
-		if (jobs[i].pid > 0)
-			kill_reap(&jobs[i], ISO_TIMEOUT, max_bytes, t0);
+	for (i = 0; i < b->n; i++)
+		if (b->jobs[i].pid > 0)
+			kill_reap(&b->jobs[i], ISO_TIMEOUT, b->max_bytes, b->t0);
+	b->n = 0;
+}
+
+int isolate_run(struct iso_job *jobs, size_t n, int timeout_ms, size_t max_bytes,
+		struct cd_err *err)
+{
+	struct iso_batch b;
+	int rc = isolate_start(&b, jobs, n, timeout_ms, max_bytes, err);
+
+	if (rc)
+		return rc;
+	isolate_wait(&b);
 	return 0;
 }
 

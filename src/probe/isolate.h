@@ -57,6 +57,18 @@ struct iso_job {
  * a short reaping grace. 0, or a CD_E* code when no job could be started. */
 int isolate_run(struct iso_job *jobs, size_t n, int timeout_ms, size_t max_bytes,
 		struct cd_err *err);
+
+/* The same in two halves, so the caller can work while the children run:
+ * isolate_start forks them (the deadline counts from here) and isolate_wait
+ * collects them. The jobs array must live until isolate_wait returns. */
+struct iso_batch {
+	struct iso_job *jobs;
+	size_t n, max_bytes;
+	int64_t t0, deadline;
+};
+int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeout_ms,
+		  size_t max_bytes, struct cd_err *err);
+void isolate_wait(struct iso_batch *b);
 void iso_job_free(struct iso_job *j);
 
 /* Child side. Values longer than 255 bytes are cut. */

@@ -10,8 +10,13 @@ void host_probe(struct cd_facts *f);	  /* host.c: OS, kernel, glibc, /dev, /dev/
 void container_probe(struct cd_facts *f); /* container.c */
 void env_probe(struct cd_facts *f);	  /* env.c: variables, LD_LIBRARY_PATH */
 void driver_probe(struct cd_facts *f);	  /* driver.c: NVML + CUDA driver, GPUs */
-void toolkit_probe(struct cd_facts *f);	  /* toolkit.c: CUDA toolkits on disk */
-void stack_probe(struct cd_facts *f);	  /* stack.c: Python env, packages, torch */
+/* The driver probe in two halves: _start forks the isolated queries, which
+ * then run while the file probes work; _finish collects them. */
+struct driver_pending;
+struct driver_pending *driver_probe_start(struct cd_facts *f);
+void driver_probe_finish(struct cd_facts *f, struct driver_pending *p);
+void toolkit_probe(struct cd_facts *f); /* toolkit.c: CUDA toolkits on disk */
+void stack_probe(struct cd_facts *f);	/* stack.c: Python env, packages, torch */
 
 /* Everything `check` needs, in dependency order. */
 void probe_all(struct cd_facts *f);
