@@ -408,7 +408,7 @@ static void check_cuda_umd(const struct cd_facts *f, struct cd_findings *out)
 	struct cd_finding *x;
 	char dir[4096];
 
-	if (!kmod || !umd || d->cuda.status != CD_PROBE_OK || !ver_cmp(kmod, umd))
+	if (!kmod || !umd || !file || d->cuda.status != CD_PROBE_OK || !ver_cmp(kmod, umd))
 		return;
 	str_ncopy(dir, sizeof(dir), file, slash ? (size_t)(slash - file) : 0);
 	if (compat && ver_cmp(umd, kmod) > 0) {
@@ -427,17 +427,17 @@ static void check_cuda_umd(const struct cd_facts *f, struct cd_findings *out)
 	x = findings_add(out, "driver-library-mismatch", CD_SEV_ERROR, SEC,
 			 "libcuda.so.1 %s does not match the NVIDIA kernel module %s", umd, kmod);
 	finding_detail(x, out->arena,
-		       "%s The CUDA driver library found first is not the driver's own: every "
+		       "The CUDA driver library found first is not the driver's own: every "
 		       "CUDA program fails at cuInit with CUDA_ERROR_SYSTEM_DRIVER_MISMATCH "
 		       "(803, \"system has unsupported display driver / cuda driver "
-		       "combination\").",
-		       compat ? "A forward-compatibility library may only be newer than the "
+		       "combination\").%s",
+		       compat ? " A forward-compatibility library may only be newer than the "
 				"kernel module; this one is older."
 			      : "");
 	finding_evidence(x, out->arena, "libcuda.so.1 loaded from %s (version %s)", file, umd);
 	kmod_evidence(x, out->arena, f);
 	clean = ld ? without_dir(out->arena, ld, dir, &found) : NULL;
-	if (found) {
+	if (ld && found) {
 		finding_evidence(x, out->arena, "LD_LIBRARY_PATH names its directory: %s", ld);
 		if (clean && *clean)
 			finding_fix(x, out->arena, "export LD_LIBRARY_PATH=%s", clean);

@@ -430,7 +430,8 @@ void packages_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	for (i = 0; i < st->python.n_site; i++)
 		scan_site(&c, i);
 	st->packages_known = 1;
-	qsort(c.pk, c.n, sizeof(*c.pk), by_name);
+	if (c.n > 1)
+		qsort(c.pk, c.n, sizeof(*c.pk), by_name);
 	n_dist = c.n = fold_duplicates(&c);
 	scan_conda(&c, n_dist);
 	if (c.n > n_dist)
