@@ -107,7 +107,7 @@ print(params, (time.perf_counter() - t0) * 1000)
 EOF
 snap=$(echo "$work"/hub/models--meta-llama--Llama-2-70b-hf/snapshots/*)
 
-args=(--env "$work/venv" model meta-llama/Llama-2-70b-hf --gpu-memory 141GiB,141GiB --gpu-cc 9.0 --seq-len 4096)
+args=(--env "$work/venv" model meta-llama/Llama-2-70b-hf --gpu-memory "141GiB,141GiB" --gpu-cc 9.0 --seq-len 4096)
 "$CD" "${args[@]}" --json >"$work/out.json" || true
 grep -q '"parameters": 68976648192' "$work/out.json" || { echo "bench/model.sh: unexpected parameter count" >&2; exit 1; }
 

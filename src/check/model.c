@@ -201,8 +201,12 @@ static void too_old(const struct cd_model_facts *m, struct cd_findings *out)
 	finding_detail(x, a, "Config keys added after %s are ignored or misread.", m->tf.version);
 	finding_evidence(x, a, "config.json transformers_version: %s", want);
 	finding_evidence(x, a, "installed: %s (%s)", m->tf.version, m->tf.path);
+	/* "4.32.0.dev0" -> "4.32.0": pip compares releases, not dev builds. */
 	finding_fix(x, a, "%s install -U \"transformers>=%.*s\"", pip(m, a),
-		    (int)strcspn(want, ".dev+"), want);
+		    (int)(strstr(want, ".dev") ? strstr(want, ".dev") - want
+			  : strchr(want, '+')  ? strchr(want, '+') - want
+					       : (long)strlen(want)),
+		    want);
 }
 
 static void task_and_tokenizer(const struct cd_model_facts *m, const struct mp_request *r,

@@ -135,7 +135,7 @@ static void resolve_dtype(const struct cd_model_facts *m, const struct mp_reques
 	for (i = 0; r->dtype && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
 		if (!strcmp(r->dtype, dtypes[i].name)) {
 			p->dtype = dtypes[i].torch;
-			p->dtype_reason = "--dtype";
+			p->dtype_reason = "given with --dtype";
 			return;
 		}
 	if (m->w.format && !strcmp(m->w.format, "gguf")) {
@@ -251,7 +251,7 @@ static size_t gpu_devices(const struct cd_facts *f, const struct mp_request *r, 
 	if (r->n_gpu_mem) {
 		for (i = 0; i < r->n_gpu_mem && i < MP_GPUS_MAX; i++) {
 			d[i].name = arena_printf(a, "cuda:%zu", i);
-			d[i].model = "--gpu-memory";
+			d[i].model = "(--gpu-memory)";
 			d[i].cc = r->gpu_cc;
 			d[i].free = r->gpu_mem[i];
 		}
@@ -382,10 +382,14 @@ gpus:
 		add_alt(p, "gpus",
 			need + MP_CUDA_OVERHEAD * ((need + (uint64_t)cap - 1) / (uint64_t)cap),
 			CD_TRI_YES, (int64_t)((need + (uint64_t)cap - 1) / (uint64_t)cap));
+	/* "offload": what device_map="auto" would leave for the CPU. */
+	for (i = 0, cap = 0; i < n; i++)
+		cap += p->devices[i].budget > 0 ? p->devices[i].budget : 0;
+	need = need > (uint64_t)cap ? need - (uint64_t)cap : 0;
 	add_alt(p, "offload", need,
-		r->mem_available == CD_UNK				   ? CD_TRI_UNKNOWN
-		: need <= (uint64_t)p->usable + (uint64_t)r->mem_available ? CD_TRI_YES
-									   : CD_TRI_NO,
+		r->mem_available == CD_UNK				 ? CD_TRI_UNKNOWN
+		: (double)need <= (double)r->mem_available * r->headroom ? CD_TRI_YES
+									 : CD_TRI_NO,
 		0);
 }
 

@@ -16,7 +16,8 @@ le() {
 # data offsets follow in order. Extra env: ST_META='"format":"pt"',
 # ST_TRUNCATE=N (cut the file N bytes short), ST_RAW_JSON (use verbatim).
 st_write() {
-	local file=$1 json off=0 sep="" e name dt shape dims n bytes
+	local file=$1 json off=0 sep="" e name dt shape dims n bytes x
+	local -a d
 	shift
 	json="{"
 	[ -n "${ST_META:-}" ] && json+="\"__metadata__\":{${ST_META}}" && sep=","
