@@ -21,7 +21,8 @@ RUNS=${RUNS:-21}
 command -v python3 >/dev/null || { echo "bench/model.sh: needs python3 for the fixture and the comparison" >&2; exit 2; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# BENCH_KEEP=1 keeps the fixture (its path is printed) for manual runs.
+if [ -n "${BENCH_KEEP:-}" ]; then echo "fixture kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
 export HF_HUB_CACHE="$work/hub" HF_HUB_OFFLINE=1
 
 python3 - "$work" <<'EOF'

@@ -200,10 +200,7 @@ static void alt_fix(const struct cd_model_facts *m, const struct cd_model_plan *
 		finding_fix(x, a,
 			    "from_pretrained(\"%s\", device_map=\"auto\")   # offloads %s to "
 			    "the CPU%s; slow",
-			    m->spec,
-			    gib(a, alt->required > (uint64_t)p->usable
-					   ? alt->required - (uint64_t)p->usable
-					   : 0),
+			    m->spec, gib(a, alt->required),
 			    alt->fits == CD_TRI_NO ? ", more than the RAM available" : "");
 }
 

@@ -148,10 +148,12 @@ static void resolve_dtype(const struct cd_model_facts *m, const struct mp_reques
 					       m->config.quant_method);
 	} else if (m->tf.version && ver_cmp(m->tf.version, "5") < 0) {
 		p->dtype = "float32";
-		p->dtype_reason = arena_printf(a,
-					       "transformers %s loads float32 unless "
-					       "dtype=\"auto\" (or torch_dtype) is passed",
-					       m->tf.version);
+		p->dtype_reason =
+			arena_printf(a,
+				     "transformers %s loads float32 unless %s=\"auto\" "
+				     "is passed",
+				     m->tf.version,
+				     ver_cmp(m->tf.version, "4.56") < 0 ? "torch_dtype" : "dtype");
 	} else if (mp_dtype_size(m->config.dtype)) {
 		p->dtype = m->config.dtype;
 		p->dtype_reason = "config.json dtype (transformers 5 loads dtype=\"auto\")";
@@ -197,12 +199,16 @@ static void kv_cache(const struct cd_model_facts *m, const struct mp_request *r,
 		p->kv_note = "config.json lacks the layer count, KV heads or head size";
 		return;
 	}
-	v = 2 * (uint64_t)layers * (uint64_t)kv * (uint64_t)hd;
-	if (v > UINT64_MAX / (uint64_t)r->seq_len / (uint64_t)r->batch / 8) {
-		p->kv_note = "the KV cache size overflows";
+	/* config.json is untrusted: every product is checked. */
+	if (__builtin_mul_overflow((uint64_t)layers, (uint64_t)kv, &v) ||
+	    __builtin_mul_overflow(v, (uint64_t)hd, &v) ||
+	    __builtin_mul_overflow(v, (uint64_t)r->seq_len, &v) ||
+	    __builtin_mul_overflow(v, (uint64_t)r->batch, &v) ||
+	    __builtin_mul_overflow(v, 2ULL * kv_elem(p, m), &v) || v > (uint64_t)INT64_MAX) {
+		p->kv_note = "the KV cache size overflows 64 bits (config.json geometry)";
 		return;
 	}
-	p->kv_bytes = v * (uint64_t)r->seq_len * (uint64_t)r->batch * kv_elem(p, m);
+	p->kv_bytes = v;
 	p->kv_known = 1;
 }
 

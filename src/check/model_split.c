@@ -83,6 +83,8 @@ static struct unit *build_units(const struct cd_model_facts *m, const char *dtyp
 
 	if (!nt) { /* no headers (pickle): even blocks of the layer count */
 		int64_t l = m->config.num_hidden_layers > 0 ? m->config.num_hidden_layers : 1;
+		if (l > 4096) /* config.json is untrusted */
+			l = 4096;
 		u = calloc((size_t)l, sizeof(*u));
 		for (i = 0; u && i < (size_t)l; i++) {
 			u[i].name = "model";

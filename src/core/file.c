@@ -216,8 +216,8 @@ int file_read(const struct cd_root *r, const char *path, size_t max, struct cd_b
 			goto out;
 		}
 	}
-	if (!out->p)
-		rc = buf_reserve(out, 0); /* an empty file is an empty string */
+	if (!out->p && !(rc = buf_reserve(out, 0))) /* an empty file is an empty string */
+		out->p[0] = '\0';
 out:
 	close(fd);
 	return rc;
