@@ -36,10 +36,10 @@ static void not_found(const struct cd_model_facts *m, struct cd_findings *out)
 	} else {
 		x = findings_add(out, "model-not-found", CD_SEV_ERROR, SECTION,
 				 "cannot load %s: %s", m->spec,
-				 m->offline == CD_TRI_YES && m->cache_dir
+				 m->offline == CD_TRI_YES && m->not_cached
 					 ? "offline mode and nothing usable is cached"
 					 : "not found");
-		if (m->cache_dir)
+		if (m->cache_dir && m->offline == CD_TRI_YES && m->not_cached)
 			finding_detail(x, a,
 				       "transformers raises OSError: We couldn't connect to "
 				       "'https://huggingface.co' to load the files, and couldn't "

@@ -206,6 +206,7 @@ static const char *repo_folder(struct cd_facts *f, const char *cache, const char
 void hfcache_resolve(struct cd_facts *f, struct cd_model_facts *m)
 {
 	struct cand c[8];
+	struct stat st;
 	size_t n, i;
 	const char *why, *snap;
 
@@ -229,6 +230,8 @@ void hfcache_resolve(struct cd_facts *f, struct cd_model_facts *m)
 	m->cache_var = c[0].var;
 	m->repo_dir = repo_folder(f, c[0].dir, m->spec);
 	why = dir_problem(f, c[0].dir);
+	if (why && file_lstat(&f->root, c[0].dir, &st))
+		m->not_cached = 1; /* no cache yet: a download would create it */
 	if (!why && !file_is_dir(&f->root, m->repo_dir)) {
 		why = arena_printf(&f->arena, "%s is not in the cache %s", m->spec, c[0].dir);
 		m->not_cached = 1;
@@ -248,6 +251,7 @@ void hfcache_resolve(struct cd_facts *f, struct cd_model_facts *m)
 	find_incomplete(f, m);
 	m->commit = resolve_commit(f, m);
 	if (!m->commit) {
+		m->not_cached = 1;
 		m->not_found = arena_printf(
 			&f->arena, "revision '%s' of %s is not in the cache (cached refs: %s)",
 			m->revision, m->spec, list_refs(f, m->repo_dir));
@@ -255,6 +259,7 @@ void hfcache_resolve(struct cd_facts *f, struct cd_model_facts *m)
 	}
 	snap = md_join(f, m->repo_dir, arena_printf(&f->arena, "snapshots/%s", m->commit));
 	if (!file_is_dir(&f->root, snap)) {
+		m->not_cached = 1;
 		m->not_found = arena_printf(
 			&f->arena, "snapshot %s (revision '%s') is missing from %s/snapshots",
 			m->commit, m->revision, m->repo_dir);

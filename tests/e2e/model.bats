@@ -502,3 +502,34 @@ EOF
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"--gpu-memory"* ]]
 }
+
+@test "the Python environment: VIRTUAL_ENV, a venv's python3 on PATH, a pyenv shim" {
+	tiny_model "$ROOT/m"
+	VENV=
+	cdp() {
+		env -i PATH="$1" HOME=/home/u "${ENVS[@]}" "$(command -v timeout)" 20 "$CD" \
+			--root "$ROOT" model /m --json
+	}
+	ENVS=(VIRTUAL_ENV=/venv)
+	run cdp /usr/bin
+	[ "$(jqr .model.transformers.found_via)" = VIRTUAL_ENV ]
+	[ "$(jqr .model.transformers.version)" = 4.44.2 ]
+	ENVS=()
+	mkdir -p "$ROOT/venv/bin"
+	ln -s /usr/bin/python3.11 "$ROOT/venv/bin/python3"
+	mkdir -p "$ROOT/usr/bin" && touch "$ROOT/usr/bin/python3.11"
+	run cdp "/nope:/venv/bin:/usr/bin"
+	[ "$(jqr .model.transformers.found_via)" = PATH ]
+	[ "$(jqr .model.transformers.prefix)" = /venv ]
+	[ "$(jqr .model.transformers.knows_model_type)" = true ]
+	mk_tf "$ROOT/pyenv/versions/3.11.7" 4.57.1 llama
+	rm "$ROOT/pyenv/versions/3.11.7/pyvenv.cfg"
+	mkdir -p "$ROOT/pyenv/shims" && touch "$ROOT/pyenv/shims/python3"
+	echo 3.11.7 >"$ROOT/pyenv/version"
+	run cdp "/pyenv/shims:/usr/bin"
+	[ "$(jqr .model.transformers.prefix)" = /pyenv/versions/3.11.7 ]
+	[ "$(jqr .model.transformers.version)" = 4.57.1 ]
+	ENVS=(PYENV_VERSION=system)
+	run cdp "/pyenv/shims:/venv/bin"
+	[ "$(jqr .model.transformers.prefix)" = /venv ]
+}
