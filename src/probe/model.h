@@ -152,7 +152,7 @@ struct cd_model_facts {
 	const char *repo_dir;  /* models--ORG--NAME */
 	const char *commit;    /* the snapshot's commit hash */
 	enum cd_tri offline;   /* HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE */
-	int not_cached;	       /* a valid repo id with no folder in the cache */
+	int not_cached;	       /* repo, revision or snapshot not cached (yet) */
 	size_t n_incomplete;
 	const char **incomplete; /* blobs/<etag>.incomplete, with sizes */
 	struct md_config config;
