@@ -233,6 +233,36 @@ int jscan_u64(struct jscan *j, uint64_t *out)
 	return 0;
 }
 
+static int digits(struct jscan *j)
+{
+	size_t start = j->pos;
+
+	while (j->pos < j->n && j->p[j->pos] >= '0' && j->p[j->pos] <= '9')
+		j->pos++;
+	return j->pos > start;
+}
+
+/* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int skip_number(struct jscan *j)
+{
+	if (j->p[j->pos] == '-')
+		j->pos++;
+	if (j->pos < j->n && j->p[j->pos] == '0')
+		j->pos++;
+	else if (!digits(j))
+		return fail(j, "bad number");
+	if (j->pos < j->n && j->p[j->pos] == '.' && (j->pos++, !digits(j)))
+		return fail(j, "bad number");
+	if (j->pos < j->n && (j->p[j->pos] == 'e' || j->p[j->pos] == 'E')) {
+		j->pos++;
+		if (j->pos < j->n && (j->p[j->pos] == '+' || j->p[j->pos] == '-'))
+			j->pos++;
+		if (!digits(j))
+			return fail(j, "bad number");
+	}
+	return 0;
+}
+
 /* Skip a scalar (string, number, literal) starting at the current byte. */
 static int skip_scalar(struct jscan *j, int c)
 {
@@ -240,9 +270,12 @@ static int skip_scalar(struct jscan *j, int c)
 	size_t i;
 
 	if (c == '"') {
-		for (j->pos++; j->pos < j->n && j->p[j->pos] != '"'; j->pos++)
+		for (j->pos++; j->pos < j->n && j->p[j->pos] != '"'; j->pos++) {
+			if (j->p[j->pos] < 0x20)
+				return fail(j, "control character in a string");
 			if (j->p[j->pos] == '\\')
 				j->pos++;
+		}
 		if (j->pos >= j->n)
 			return fail(j, "unterminated string");
 		j->pos++;
@@ -255,42 +288,51 @@ static int skip_scalar(struct jscan *j, int c)
 			return 0;
 		}
 	}
-	if (c == '-' || (c >= '0' && c <= '9')) {
-		j->pos++;
-		while (j->pos < j->n && memchr("0123456789.eE+-", j->p[j->pos], 15))
-			j->pos++;
-		return 0;
-	}
+	if (c == '-' || (c >= '0' && c <= '9'))
+		return skip_number(j);
 	return fail(j, "unexpected character");
 }
 
+/* Validate and skip one value without recursion: a stack of the open
+ * containers, and whether an object key must come next. */
 int jscan_skip(struct jscan *j)
 {
-	int depth = 0, c;
+	char stack[JSCAN_DEPTH_MAX];
+	int depth = 0, c, want_key = 0;
 
 	for (;;) {
+		if (want_key) {
+			if (jscan_peek(j) != '"' || skip_scalar(j, '"') || jscan_expect(j, ':'))
+				return fail(j, "expected a \"key\": in an object");
+			want_key = 0;
+		}
 		c = jscan_peek(j);
 		if (c < 0)
 			return fail(j, "unexpected end of input");
 		if (c == '{' || c == '[') {
-			if (++depth > JSCAN_DEPTH_MAX)
+			if (depth == JSCAN_DEPTH_MAX)
 				return fail(j, "nesting deeper than 64 levels");
+			stack[depth++] = (char)c;
 			j->pos++;
-		} else if (c == '}' || c == ']') {
-			if (depth == 0)
-				return fail(j, "unexpected closing bracket");
+			if (!jscan_accept(j, c == '{' ? '}' : ']')) {
+				want_key = c == '{';
+				continue; /* the first member follows */
+			}
 			depth--;
-			j->pos++;
-		} else if (c == ',' || c == ':') {
-			if (depth == 0)
-				return fail(j, "unexpected separator");
-			j->pos++;
-			continue;
 		} else if (skip_scalar(j, c)) {
 			return CD_EFORMAT;
 		}
-		if (depth == 0)
-			return 0;
+		for (;;) { /* a value ended: a separator, or close containers */
+			if (!depth)
+				return 0;
+			if (jscan_accept(j, ',')) {
+				want_key = stack[depth - 1] == '{';
+				break;
+			}
+			if (!jscan_accept(j, stack[depth - 1] == '{' ? '}' : ']'))
+				return fail(j, "expected ',' or a closing bracket");
+			depth--;
+		}
 	}
 }
 

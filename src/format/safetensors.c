@@ -238,6 +238,35 @@ static int by_offset(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+static int by_name(const void *x, const void *y)
+{
+	return strcmp((*(const struct st_tensor *const *)x)->name,
+		      (*(const struct st_tensor *const *)y)->name);
+}
+
+/* A name twice: serde keeps the last, so the loader sees a hole. */
+static int duplicates(const struct st_file *f, struct cd_err *err)
+{
+	const struct st_tensor **v;
+	size_t i;
+	int rc = 0;
+
+	if (f->n_tensors < 2)
+		return 0;
+	v = malloc(f->n_tensors * sizeof(*v));
+	if (!v)
+		return err_set(err, CD_ENOMEM, "out of memory checking tensor names");
+	for (i = 0; i < f->n_tensors; i++)
+		v[i] = &f->tensors[i];
+	qsort(v, f->n_tensors, sizeof(*v), by_name);
+	for (i = 1; i < f->n_tensors && !rc; i++)
+		if (!strcmp(v[i]->name, v[i - 1]->name))
+			rc = err_set(err, CD_EFORMAT, "tensor '%s' appears twice in the header",
+				     v[i]->name);
+	free(v);
+	return rc;
+}
+
 /* The loader's Metadata::validate: tensors tile [0, data_len) in order. */
 static int validate(struct st_file *f, struct cd_err *err)
 {
@@ -327,5 +356,6 @@ int st_parse(const uint8_t *p, size_t n, uint64_t file_size, struct cd_arena *a,
 		return rc;
 	if (out->n_tensors > 1)
 		qsort(out->tensors, out->n_tensors, sizeof(*out->tensors), by_offset);
-	return validate(out, err);
+	rc = duplicates(out, err);
+	return rc ? rc : validate(out, err);
 }

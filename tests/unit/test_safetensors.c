@@ -216,6 +216,29 @@ static void bad_schema(void **state)
 			       1, &st, &err, &a),
 			 CD_EFORMAT);
 	assert_int_equal(parse("[]", 0, &st, &err, &a), CD_EFORMAT);
+	/* Unknown fields are skipped, but their JSON must be valid. */
+	assert_int_equal(parse("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],"
+			       "\"x\":[1 2]}}",
+			       1, &st, &err, &a),
+			 CD_EFORMAT);
+	assert_int_equal(parse("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],"
+			       "\"x\":{\"k\" 1}}}",
+			       1, &st, &err, &a),
+			 CD_EFORMAT);
+	assert_int_equal(parse("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],"
+			       "\"x\":01}}",
+			       1, &st, &err, &a),
+			 CD_EFORMAT);
+	assert_int_equal(parse("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],"
+			       "\"x\":[{},[],-0.5e+3,\"s\",{\"k\":[null]}]}}",
+			       1, &st, &err, &a),
+			 0);
+	/* The same name twice. */
+	assert_int_equal(parse("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]},"
+			       "\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[1,2]}}",
+			       2, &st, &err, &a),
+			 CD_EFORMAT);
+	assert_non_null(strstr(err.msg, "appears twice"));
 	assert_int_equal(parse("{\"a\":[]}", 0, &st, &err, &a), CD_EFORMAT);
 	assert_int_equal(parse("{} x", 0, &st, &err, &a), CD_EFORMAT);
 	assert_int_equal(parse("{\"a\":{\"dtype\":\"U8\"", 0, &st, &err, &a), CD_EFORMAT);
