@@ -17,7 +17,7 @@
 #include "probe/model.h"
 
 #define INDEX_MAX	((size_t)64 << 20)
-#define PREFIX_FIRST	((size_t)64 << 10)
+#define PREFIX_FIRST	((size_t)16 << 10) /* most shard headers; larger ones are re-read */
 #define FILES_MAX	4096
 #define DTYPES_MAX	48
 #define GGUF_PREFIX_MAX ((size_t)256 << 20)
@@ -430,7 +430,7 @@ void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *n
 	struct cd_err err = {0};
 	struct gguf_file g;
 	uint64_t size = 0;
-	size_t want = PREFIX_FIRST * 16;
+	size_t want = (size_t)1 << 20;
 	int rc;
 
 	memset(&g, 0, sizeof(g));

@@ -138,6 +138,11 @@ jqr() { jq -r "$1" <<<"$output"; }
 	run cdm ./no/such/dir
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no such file or directory"* ]]
+	ln -s /loop "$ROOT/loop"
+	ENVS=(HF_HUB_CACHE=/loop)
+	run cdm org/tiny
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"/loop: path cannot be resolved (symlink loop?)"* ]]
 	if [ "$(id -u)" -ne 0 ]; then
 		mkdir -p "$ROOT/locked/models--org--tiny"
 		chmod 000 "$ROOT/locked"
@@ -250,6 +255,16 @@ EOF
 	check corrupt HeaderTooLarge
 	printf 'abc' >"$ROOT/m/model.safetensors"
 	check truncated "shorter than the 8-byte header"
+}
+
+@test "FIFOs named like model files are refused, never opened for reading" {
+	tiny_model "$ROOT/m"
+	rm "$ROOT/m/model.safetensors" "$ROOT/m/config.json"
+	mkfifo "$ROOT/m/model.safetensors" "$ROOT/m/config.json"
+	run cdm /m --json
+	[ "$status" -eq 1 ]
+	[ "$(jqr '.model.weights.files[0].problem')" = "not a regular file" ]
+	[[ "$(jqr .model.config.error)" == "config.json: unreadable (not a regular file)" ]]
 }
 
 @test "a 100 MB header is read within the loader's limit and rejected quickly as not JSON" {
