@@ -67,6 +67,7 @@ struct cd_model_plan {
 	const char *task;	  /* the task a pipeline would run */
 	const char *task_source;  /* "--task", the architecture class, NULL */
 	int estimated;		  /* sizes estimated from file sizes (pickle weights) */
+	int partial;		  /* some weights could not be read: sizes are a lower bound */
 	uint64_t weights_bytes;
 	int kv_known;
 	uint64_t kv_bytes;

@@ -425,6 +425,11 @@ void model_plan(const struct cd_facts *f, const struct cd_model_facts *m,
 	p->usable = e.usable;
 	p->fits = e.fits;
 	p->offload_bytes = e.offload;
+	/* Missing or unreadable weights: a "fits" would be about part of the model. */
+	if (p->fits == CD_TRI_YES && !p->estimated && !m->w.params_exact) {
+		p->fits = CD_TRI_UNKNOWN;
+		p->partial = 1;
+	}
 	p->overhead = p->n_devices && strcmp(p->devices[0].name, "cpu") ? MP_CUDA_OVERHEAD : 0;
 	if (p->fits == CD_TRI_NO)
 		alternatives(m, r, a, p);

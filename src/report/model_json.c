@@ -189,6 +189,7 @@ static json_t *j_memory(const struct mp_request *r, const struct cd_model_plan *
 	set(o, "dtype", json_str(p->dtype));
 	set(o, "dtype_reason", json_str(p->dtype_reason));
 	set(o, "estimated", json_boolean(p->estimated));
+	set(o, "partial", json_boolean(p->partial));
 	set(o, "weights_bytes", u64(p->weights_bytes));
 	set(o, "kv_cache_bytes", p->kv_known ? u64(p->kv_bytes) : json_null());
 	set(o, "seq_len", json_i64(r->seq_len));

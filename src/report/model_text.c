@@ -197,6 +197,7 @@ static void memory(const struct cd_render *r, const struct mp_request *q,
 	fprintf(o, "    verdict: %s\n",
 		p->fits == CD_TRI_YES  ? "fits"
 		: p->fits == CD_TRI_NO ? "does not fit"
+		: p->partial	       ? "unknown: weights missing or unreadable"
 				       : "unknown");
 }
 

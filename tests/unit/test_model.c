@@ -69,6 +69,7 @@ static void setup_model(struct fx *x, size_t n_layers, uint64_t layer_mib)
 	x->m.w.tensors = x->t;
 	x->m.w.n_tensors = k;
 	x->m.w.format = "safetensors";
+	x->m.w.params_exact = 1;
 	x->r.headroom = 0.85;
 	x->r.seq_len = x->r.batch = CD_UNK;
 	x->r.mem_available = CD_UNK;
