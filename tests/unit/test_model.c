@@ -114,6 +114,13 @@ static void probed_gpus_and_visible_devices(void **state)
 	model_plan(&x.f, &x.m, &x.r, &x.f.arena, &p);
 	assert_int_equal(p.n_devices, 1);
 	assert_string_equal(p.devices[0].model, "A");
+	/* Weights partly unreadable: "fits" would be about part of the model. */
+	x.r.visible_devices = NULL;
+	x.m.w.params_exact = 0;
+	model_plan(&x.f, &x.m, &x.r, &x.f.arena, &p);
+	assert_int_equal(p.fits, CD_TRI_UNKNOWN);
+	assert_true(p.partial);
+	x.m.w.params_exact = 1;
 	/* Nothing visible: --device cuda is unavailable. */
 	x.r.visible_devices = "";
 	x.r.device = "cuda";
