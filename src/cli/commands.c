@@ -19,7 +19,20 @@ static const struct cd_command commands[] = {
 	 "  Probe the driver, GPUs, CUDA toolkits, host and environment; report findings.\n"},
 	{"explain", cmd_planned, "diagnose an error log, cross-checked with the environment", NULL},
 	{"run", cmd_planned, "run a command, keep its output, explain it if it fails", NULL},
-	{"model", cmd_planned, "pre-flight a Hugging Face model load", NULL},
+	{"model", cmd_model, "pre-flight a Hugging Face model load",
+	 "cuda-doctor model PATH|ORG/NAME [options]\n"
+	 "  Check config.json, the installed transformers, weight headers and memory before\n"
+	 "  from_pretrained() / pipeline() load the model (offline, no Python).\n"
+	 "  --revision R           cache revision (branch, tag or commit; default main)\n"
+	 "  --device cuda:N|cuda|cpu   where the model would load (default: all GPUs)\n"
+	 "  --dtype auto|bf16|fp16|fp32|int8|int4   load dtype (default auto)\n"
+	 "  --task TASK            the pipeline task, when it cannot be inferred\n"
+	 "  --attn IMPL            attn_implementation (eager, sdpa, flash_attention_2, ...)\n"
+	 "  --headroom F           fraction of free GPU memory a load may use (default 0.85)\n"
+	 "  --seq-len N [--batch N]   add the KV cache for N tokens (batch default 1)\n"
+	 "  --gpu-memory B[,B...]  free bytes per GPU instead of probing (80GiB, 24G, ...)\n"
+	 "  --gpu-cc X.Y           compute capability of the GPUs (e.g. 7.5)\n"
+	 "  --trust-remote-code    the load passes trust_remote_code=True\n"},
 	{"ldd", cmd_planned, "resolve a shared object's dependencies as the loader would", NULL},
 	{"jit", cmd_planned, "readiness to JIT-compile CUDA extensions", NULL},
 	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
