@@ -45,8 +45,9 @@ static void install_toolkit_fix(const struct cd_jit_facts *jf, struct cd_finding
 
 	if (jit_torch_cuda(jf, &ma, &mi) != 0)
 		return;
-	finding_fix(x, a, "sudo apt-get install cuda-toolkit-%d-%d   # NVIDIA's CUDA apt repository",
-		    ma, mi);
+	finding_fix(x, a,
+		    "sudo apt-get install cuda-toolkit-%d-%d   # NVIDIA's CUDA apt repository", ma,
+		    mi);
 	finding_fix(x, a, "conda install -c nvidia/label/cuda-%d.%d.0 cuda-toolkit", ma, mi);
 }
 
@@ -78,21 +79,20 @@ static void check_toolkit_missing(const struct cd_jit_facts *jf, struct cd_findi
 				 or_(tk->others_version[i], "version unknown"));
 	if (other)
 		finding_fix(x, out->arena, "export CUDA_HOME=%s", other);
-	if (tk->cuda_home && tk->home_exists == CD_TRI_YES && !tk->nvcc &&
-	    jf->tk.nvcc_major >= 0)
+	if (tk->cuda_home && tk->home_exists == CD_TRI_YES && !tk->nvcc && jf->tk.nvcc_major >= 0)
 		finding_fix(x, out->arena, "sudo apt-get install cuda-nvcc-%d-%d", tk->nvcc_major,
 			    tk->nvcc_minor);
 	install_toolkit_fix(jf, x, out->arena);
 }
 
-static void torch_index_fix(const struct cd_jit_facts *jf, struct cd_finding *x,
-			    struct cd_arena *a)
+static void torch_index_fix(const struct cd_jit_facts *jf, struct cd_finding *x, struct cd_arena *a)
 {
 	if (jf->tk.nvcc_major >= 0)
-		finding_fix(x, a,
-			    "pip install --force-reinstall torch --index-url "
-			    "https://download.pytorch.org/whl/cu%d%d   # torch built for nvcc's CUDA",
-			    jf->tk.nvcc_major, jf->tk.nvcc_minor);
+		finding_fix(
+			x, a,
+			"pip install --force-reinstall torch --index-url "
+			"https://download.pytorch.org/whl/cu%d%d   # torch built for nvcc's CUDA",
+			jf->tk.nvcc_major, jf->tk.nvcc_minor);
 }
 
 static void check_nvcc_torch(const struct cd_jit_facts *jf, struct cd_findings *out)
@@ -118,28 +118,31 @@ static void check_nvcc_torch(const struct cd_jit_facts *jf, struct cd_findings *
 		return;
 	if (tma != tk->nvcc_major) {
 		x = findings_add(out, "nvcc-torch-mismatch", CD_SEV_ERROR, SEC,
-				 "nvcc is CUDA %s but torch was built with CUDA %s", tk->nvcc_version,
-				 jf->py.torch_cuda);
-		finding_detail(x, out->arena,
-			       "Different major versions: torch's BuildExtension stops with 'The "
-			       "detected CUDA version (%d.%d) mismatches the version that was used to "
-			       "compile PyTorch (%s)', DeepSpeed's op builder with "
-			       "CUDAMismatchException, and a JIT build would mix two CUDA majors.",
-			       tk->nvcc_major, tk->nvcc_minor, jf->py.torch_cuda);
+				 "nvcc is CUDA %s but torch was built with CUDA %s",
+				 tk->nvcc_version, jf->py.torch_cuda);
+		finding_detail(
+			x, out->arena,
+			"Different major versions: torch's BuildExtension stops with 'The "
+			"detected CUDA version (%d.%d) mismatches the version that was used to "
+			"compile PyTorch (%s)', DeepSpeed's op builder with "
+			"CUDAMismatchException, and a JIT build would mix two CUDA majors.",
+			tk->nvcc_major, tk->nvcc_minor, jf->py.torch_cuda);
 	} else {
 		int blocked = ds && !jit_ds_minor_ok(jf, tma) && !jit_ds_skip(jf);
-		x = findings_add(out, "nvcc-torch-mismatch", blocked ? CD_SEV_ERROR : CD_SEV_WARNING,
-				 SEC, "nvcc is CUDA %s, torch was built with CUDA %s (minor mismatch)",
+		x = findings_add(out, "nvcc-torch-mismatch",
+				 blocked ? CD_SEV_ERROR : CD_SEV_WARNING, SEC,
+				 "nvcc is CUDA %s, torch was built with CUDA %s (minor mismatch)",
 				 tk->nvcc_version, jf->py.torch_cuda);
-		finding_detail(x, out->arena,
-			       "torch only warns ('has a minor version mismatch ... Most likely this "
-			       "shouldn't be a problem'). DeepSpeed accepts a minor mismatch only for "
-			       "the CUDA majors in its cuda_minor_mismatch_ok table%s.",
-			       blocked ? arena_printf(out->arena,
-						      "; CUDA %d is not one of them, so its op "
-						      "builders raise CUDAMismatchException",
-						      tma)
-				       : "");
+		finding_detail(
+			x, out->arena,
+			"torch only warns ('has a minor version mismatch ... Most likely this "
+			"shouldn't be a problem'). DeepSpeed accepts a minor mismatch only for "
+			"the CUDA majors in its cuda_minor_mismatch_ok table%s.",
+			blocked ? arena_printf(out->arena,
+					       "; CUDA %d is not one of them, so its op "
+					       "builders raise CUDAMismatchException",
+					       tma)
+				: "");
 		if (ds)
 			finding_fix(x, out->arena,
 				    "export DS_SKIP_CUDA_CHECK=1   # DeepSpeed: accept the minor "
@@ -169,8 +172,8 @@ static const struct jit_alt_compiler *older_compiler(const struct cd_jit_facts *
 	return best;
 }
 
-static void compiler_fixes(const struct cd_jit_facts *jf, struct cd_finding *x,
-			   struct cd_arena *a, const char *family, int max)
+static void compiler_fixes(const struct cd_jit_facts *jf, struct cd_finding *x, struct cd_arena *a,
+			   const char *family, int max)
 {
 	const struct jit_alt_compiler *alt = older_compiler(jf, family, max);
 
@@ -180,7 +183,8 @@ static void compiler_fixes(const struct cd_jit_facts *jf, struct cd_finding *x,
 	else if (alt)
 		finding_fix(x, a, "export CC=%s CXX=%s++", alt->path, alt->path);
 	if (!strcmp(family, "gcc")) {
-		finding_fix(x, a, "sudo apt-get install gcc-%d g++-%d && export CC=gcc-%d CXX=g++-%d",
+		finding_fix(x, a,
+			    "sudo apt-get install gcc-%d g++-%d && export CC=gcc-%d CXX=g++-%d",
 			    max, max, max, max);
 		finding_fix(x, a, "conda install -c conda-forge 'gxx_linux-64=%d'", max);
 	}
@@ -218,22 +222,24 @@ static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_finding
 			       "unsupported %s version! %s versions later than %d are not "
 			       "supported!'",
 			       strcmp(h->family, "clang") ? "GNU" : "clang", h->family, max);
-		finding_evidence(x, out->arena, "%s: %s (from %s; version from %s)", h->role, h->path,
-				 h->via, or_(h->version_source, "?"));
+		finding_evidence(x, out->arena, "%s: %s (from %s; version from %s)", h->role,
+				 h->path, h->via, or_(h->version_source, "?"));
 		compiler_fixes(jf, x, out->arena, h->family, max);
 	}
 	tmax = jit_kb_max_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family, 1);
 	if (c->path && tmax > 0 && c->major > tmax && !jf->env.dont_check_abi) {
-		x = findings_add(out, "host-compiler-unsupported", CD_SEV_WARNING, SEC,
-				 "%s %s is above torch's bound for CUDA %d.%d (%s <= %d) in setup.py "
-				 "builds",
-				 c->family, c->version, jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family,
-				 tmax);
-		finding_detail(x, out->arena,
-			       "torch's BuildExtension (pip install / setup.py) raises 'The current "
-			       "installed version of %s (%s) is greater than the maximum required "
-			       "version by CUDA %d.%d'; JIT load() does not check.",
-			       c->command, c->version, jf->tk.nvcc_major, jf->tk.nvcc_minor);
+		x = findings_add(
+			out, "host-compiler-unsupported", CD_SEV_WARNING, SEC,
+			"%s %s is above torch's bound for CUDA %d.%d (%s <= %d) in setup.py "
+			"builds",
+			c->family, c->version, jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family,
+			tmax);
+		finding_detail(
+			x, out->arena,
+			"torch's BuildExtension (pip install / setup.py) raises 'The current "
+			"installed version of %s (%s) is greater than the maximum required "
+			"version by CUDA %d.%d'; JIT load() does not check.",
+			c->command, c->version, jf->tk.nvcc_major, jf->tk.nvcc_minor);
 		compiler_fixes(jf, x, out->arena, c->family, tmax);
 		finding_fix(x, out->arena, "export TORCH_DONT_CHECK_COMPILER_ABI=1");
 	}
@@ -248,9 +254,10 @@ static void check_ninja(const struct cd_jit_facts *jf, struct cd_findings *out)
 		x = add(out, "ninja-missing", CD_SEV_ERROR,
 			only_env ? "ninja is installed in the environment but is not on PATH"
 				 : "ninja is missing: torch JIT builds need it");
-		finding_detail(x, out->arena,
-			       "torch.utils.cpp_extension runs `ninja --version` from PATH and stops "
-			       "with 'Ninja is required to load C++ extensions'.");
+		finding_detail(
+			x, out->arena,
+			"torch.utils.cpp_extension runs `ninja --version` from PATH and stops "
+			"with 'Ninja is required to load C++ extensions'.");
 		if (only_env)
 			finding_fix(x, out->arena, "export PATH=%s/bin:$PATH", jf->py.prefix);
 		else {
@@ -264,11 +271,12 @@ static void check_ninja(const struct cd_jit_facts *jf, struct cd_findings *out)
 	if (jf->py.ds_present == CD_TRI_YES && jf->py.ninja_module == CD_TRI_NO) {
 		x = add(out, "ninja-missing", CD_SEV_ERROR,
 			"DeepSpeed needs the ninja Python package, which is not installed");
-		finding_detail(x, out->arena,
-			       "DeepSpeed's jit_load does `import ninja` and stops with 'Unable to "
-			       "JIT load the <op> op due to ninja not being installed'; ninja on PATH "
-			       "(%s) is not enough.",
-			       jf->ninja.path);
+		finding_detail(
+			x, out->arena,
+			"DeepSpeed's jit_load does `import ninja` and stops with 'Unable to "
+			"JIT load the <op> op due to ninja not being installed'; ninja on PATH "
+			"(%s) is not enough.",
+			jf->ninja.path);
 		finding_fix(x, out->arena, "%s/bin/python -m pip install ninja",
 			    or_(jf->py.prefix, "/path/to/env"));
 	}
@@ -287,8 +295,8 @@ static void check_python_h(const struct cd_jit_facts *jf, struct cd_findings *ou
 			 "Python.h for Python %s is missing: extensions include torch/extension.h, "
 			 "which needs it",
 			 py->version);
-	finding_detail(x, out->arena, "Environment %s (%s, from %s).", py->prefix, or_(py->kind, "?"),
-		       or_(py->via, "?"));
+	finding_detail(x, out->arena, "Environment %s (%s, from %s).", py->prefix,
+		       or_(py->kind, "?"), or_(py->via, "?"));
 	for (i = 0; i < py->n_searched; i++)
 		finding_evidence(x, out->arena, "not found: %s", py->searched[i]);
 	if (py->kind && !strcmp(py->kind, "conda")) {
@@ -300,7 +308,8 @@ static void check_python_h(const struct cd_jit_facts *jf, struct cd_findings *ou
 	} else {
 		finding_fix(x, out->arena, "sudo apt-get install python%s-dev", py->version);
 		if (!*id)
-			finding_fix(x, out->arena, "sudo dnf install python%s-devel   # RHEL / Fedora",
+			finding_fix(x, out->arena,
+				    "sudo dnf install python%s-devel   # RHEL / Fedora",
 				    py->version);
 	}
 }
@@ -328,7 +337,8 @@ static size_t missing_files(const struct cd_jit_facts *jf, const struct jit_ops 
 			while (list && *list && !needed) {
 				size_t l = strcspn(list, ",");
 				needed = x->is_lib ? (l == len && !strncmp(list, lib, len))
-						   : (l == strlen(x->name) && !strncmp(list, x->name, l));
+						   : (l == strlen(x->name) &&
+						      !strncmp(list, x->name, l));
 				list += l + (list[l] == ',');
 			}
 		}
@@ -365,7 +375,8 @@ static void check_files(const struct cd_jit_facts *jf, const struct jit_ops *ops
 		const struct jit_file *f = jit_file_get(jf, names[i]);
 		struct cd_buf b;
 		buf_init(&b, 4096);
-		buf_printf(&b, "%s: not in %s", f->name, f->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
+		buf_printf(&b, "%s: not in %s", f->name,
+			   f->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
 		if (f->note)
 			buf_printf(&b, " (%s)", f->note);
 		for (k = 0; k < f->n_elsewhere; k++)
@@ -386,7 +397,8 @@ static void arch_fix(const struct cd_jit_facts *jf, struct cd_finding *x, struct
 
 	if (!ar->n_gpus) {
 		finding_fix(x, a,
-			    "export TORCH_CUDA_ARCH_LIST=\"9.0\"   # the compute capability of the GPUs "
+			    "export TORCH_CUDA_ARCH_LIST=\"9.0\"   # the compute capability of the "
+			    "GPUs "
 			    "that will run it (9.0 = H100/H200)");
 		return;
 	}
@@ -404,7 +416,8 @@ static void arch_fix(const struct cd_jit_facts *jf, struct cd_finding *x, struct
 static void check_arch(const struct cd_jit_facts *jf, struct cd_findings *out)
 {
 	const struct jit_arch *ar = &jf->arch;
-	const char *err = jf->tk.nvcc || ar->rc || ar->use_gpus ? jit_arch_error(jf, out->arena) : NULL;
+	const char *err =
+		jf->tk.nvcc || ar->rc || ar->use_gpus ? jit_arch_error(jf, out->arena) : NULL;
 	struct cd_finding *x;
 	size_t g, i;
 
@@ -414,12 +427,14 @@ static void check_arch(const struct cd_jit_facts *jf, struct cd_findings *out)
 		if (ar->raw)
 			finding_evidence(x, out->arena, "TORCH_CUDA_ARCH_LIST=\"%s\"", ar->raw);
 		if (soft)
-			finding_detail(x, out->arena,
-				       "Set it where the build runs without a GPU (docker build, CI). "
-				       "DeepSpeed's JIT ignores it and uses the visible GPUs.");
+			finding_detail(
+				x, out->arena,
+				"Set it where the build runs without a GPU (docker build, CI). "
+				"DeepSpeed's JIT ignores it and uses the visible GPUs.");
 		arch_fix(jf, x, out->arena);
 		if (ar->raw)
-			finding_fix(x, out->arena, "unset TORCH_CUDA_ARCH_LIST   # build for the visible GPUs");
+			finding_fix(x, out->arena,
+				    "unset TORCH_CUDA_ARCH_LIST   # build for the visible GPUs");
 		return;
 	}
 	if (ar->use_gpus)
@@ -427,12 +442,14 @@ static void check_arch(const struct cd_jit_facts *jf, struct cd_findings *out)
 	for (g = 0; g < ar->n_gpus; g++) {
 		int covered = 0;
 		for (i = 0; i < ar->n; i++)
-			covered |= jit_arch_covers(&ar->entries[i], ar->gpus[g].major, ar->gpus[g].minor);
+			covered |= jit_arch_covers(&ar->entries[i], ar->gpus[g].major,
+						   ar->gpus[g].minor);
 		if (covered)
 			continue;
-		x = findings_add(out, "torch-arch-list-invalid", CD_SEV_WARNING, SEC,
-				 "TORCH_CUDA_ARCH_LIST=\"%s\" has no code for GPU %zu (compute %d.%d)",
-				 ar->raw, g, ar->gpus[g].major, ar->gpus[g].minor);
+		x = findings_add(
+			out, "torch-arch-list-invalid", CD_SEV_WARNING, SEC,
+			"TORCH_CUDA_ARCH_LIST=\"%s\" has no code for GPU %zu (compute %d.%d)",
+			ar->raw, g, ar->gpus[g].major, ar->gpus[g].minor);
 		finding_detail(x, out->arena,
 			       "Extensions built with it fail there with 'no kernel image is "
 			       "available for execution on the device'.");

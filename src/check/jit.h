@@ -19,9 +19,9 @@ struct jit_op_row {
 	const char *headers; /* comma-separated, from the table */
 	const char *libraries;
 	int cuda_sources;
-	int cpu_capable;     /* TorchCPUOpBuilder: built for the CPU when no GPU is visible */
-	int min_cc10;	     /* minimum compute capability * 10, 0 for none */
-	int min_cuda_major;  /* 0 for none */
+	int cpu_capable;      /* TorchCPUOpBuilder: built for the CPU when no GPU is visible */
+	int min_cc10;	      /* minimum compute capability * 10, 0 for none */
+	int min_cuda_major;   /* 0 for none */
 	const char *requires; /* "CUTLASS_PATH" or "" */
 	int selected;	      /* named with --op */
 	enum jit_op_state state;
@@ -41,7 +41,7 @@ const char *jit_op_state_name(enum jit_op_state s);
 
 /* Load the table; sel are --op names (comma lists allowed). CD_EUSAGE with
  * *bad set when a name is not in the table. */
-int jit_ops_load(struct cd_arena *a, struct jit_ops *ops, char *const *sel, size_t nsel,
+int jit_ops_load(struct cd_arena *a, struct jit_ops *ops, const char *const *sel, size_t nsel,
 		 const char **bad);
 /* Judge every op from the facts. */
 void jit_ops_eval(const struct cd_facts *f, const struct cd_jit_facts *jf, struct jit_ops *ops,

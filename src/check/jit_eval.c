@@ -95,30 +95,34 @@ const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a)
 	if (ar->use_gpus) {
 		if (!strcmp(ar->gpus_via ? ar->gpus_via : "", "none") ||
 		    (!strcmp(ar->gpus_via ? ar->gpus_via : "", "--gpu-cc") && !ar->n_gpus))
-			return "TORCH_CUDA_ARCH_LIST is unset and no GPU is visible: torch builds for "
+			return "TORCH_CUDA_ARCH_LIST is unset and no GPU is visible: torch builds "
+			       "for "
 			       "the visible GPUs and fails with IndexError on an empty list";
 		for (i = 0; i < ar->n_gpus; i++) {
 			int cc10 = ar->gpus[i].major * 10 + ar->gpus[i].minor;
 			if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor, cc10, why,
 						sizeof(why)) == 0)
-				return arena_printf(a, "nvcc %s cannot build for the GPU (compute %d.%d): %s",
-						    jf->tk.nvcc_version, ar->gpus[i].major,
-						    ar->gpus[i].minor, why);
+				return arena_printf(
+					a, "nvcc %s cannot build for the GPU (compute %d.%d): %s",
+					jf->tk.nvcc_version, ar->gpus[i].major, ar->gpus[i].minor,
+					why);
 		}
 		return NULL;
 	}
 	if (ar->rc == CD_ERANGE)
 		return "TORCH_CUDA_ARCH_LIST is too long or has an over-long entry";
 	if (ar->rc)
-		return arena_printf(a, "TORCH_CUDA_ARCH_LIST entry '%s' is unknown to torch "
-				       "(ValueError: Unknown CUDA arch (%s) or GPU not supported)",
+		return arena_printf(a,
+				    "TORCH_CUDA_ARCH_LIST entry '%s' is unknown to torch "
+				    "(ValueError: Unknown CUDA arch (%s) or GPU not supported)",
 				    ar->bad, ar->bad);
 	for (i = 0; i < ar->n; i++) {
 		const struct jp_arch *e = &ar->entries[i];
-		if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor, e->major * 10 + e->minor,
-					why, sizeof(why)) == 0)
-			return arena_printf(a, "nvcc %s cannot build TORCH_CUDA_ARCH_LIST entry %s: %s",
-					    jf->tk.nvcc_version, e->text, why);
+		if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor,
+					e->major * 10 + e->minor, why, sizeof(why)) == 0)
+			return arena_printf(
+				a, "nvcc %s cannot build TORCH_CUDA_ARCH_LIST entry %s: %s",
+				jf->tk.nvcc_version, e->text, why);
 	}
 	return NULL;
 }
@@ -155,8 +159,8 @@ static int prebuilt(const struct cd_jit_facts *jf, struct jit_op_row *r, struct 
 	if (jit_torch_cuda(jf, &tma, &tmi) == 0 &&
 	    jit_major_minor(py->ds_torch_cuda, &ima, &imi) == 0 && (tma != ima || tmi != imi))
 		return not_ready(r, "extension-abi-mismatch",
-				 arena_printf(a, "prebuilt for CUDA %s, torch has %s", py->ds_torch_cuda,
-					      py->torch_cuda));
+				 arena_printf(a, "prebuilt for CUDA %s, torch has %s",
+					      py->ds_torch_cuda, py->torch_cuda));
 	if (py->ds_torch_version && py->torch_version &&
 	    jit_major_minor(py->ds_torch_version, &ima, &imi) == 0 &&
 	    jit_major_minor(py->torch_version, &tma, &tmi) == 0 && (tma != ima || tmi != imi))
@@ -202,11 +206,12 @@ static int toolkit_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, str
 				 arena_printf(a, "nvcc %s vs torch CUDA %s", tk->nvcc_version,
 					      jf->py.torch_cuda));
 	if (is_ds(r) && tmi != tk->nvcc_minor && !jit_ds_minor_ok(jf, tma) && !jit_ds_skip(jf))
-		return not_ready(r, "nvcc-torch-mismatch",
-				 arena_printf(a,
-					      "nvcc %s vs torch CUDA %s: DeepSpeed accepts no minor "
-					      "mismatch for CUDA %d",
-					      tk->nvcc_version, jf->py.torch_cuda, tma));
+		return not_ready(
+			r, "nvcc-torch-mismatch",
+			arena_printf(a,
+				     "nvcc %s vs torch CUDA %s: DeepSpeed accepts no minor "
+				     "mismatch for CUDA %d",
+				     tk->nvcc_version, jf->py.torch_cuda, tma));
 	return 0;
 }
 
@@ -217,12 +222,14 @@ static int build_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, struc
 	int only_env;
 
 	if (r->cuda_sources && !jf->host.path)
-		return not_ready(r, "host-compiler-unsupported",
-				 arena_printf(a, "nvcc's host compiler %s not found", jf->host.command));
+		return not_ready(
+			r, "host-compiler-unsupported",
+			arena_printf(a, "nvcc's host compiler %s not found", jf->host.command));
 	if (r->cuda_sources && jit_host_too_new(jf))
 		return not_ready(r, "host-compiler-unsupported",
-				 arena_printf(a, "%s %s is newer than nvcc %s accepts", jf->host.family,
-					      jf->host.version, jf->tk.nvcc_version));
+				 arena_printf(a, "%s %s is newer than nvcc %s accepts",
+					      jf->host.family, jf->host.version,
+					      jf->tk.nvcc_version));
 	if (!jf->cxx.path)
 		return not_ready(r, "host-compiler-unsupported",
 				 arena_printf(a, "C++ compiler %s not found", jf->cxx.command));
@@ -235,8 +242,8 @@ static int build_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, struc
 	if (jf->py.version && !jf->py.python_h)
 		return not_ready(r, "python-headers-missing",
 				 arena_printf(a, "no Python.h for Python %s", jf->py.version));
-	if (jf->tk.cuda_home &&
-	    (jit_missing_in(jf, r->headers, 0, &miss) || jit_missing_in(jf, r->libraries, 1, &miss)))
+	if (jf->tk.cuda_home && (jit_missing_in(jf, r->headers, 0, &miss) ||
+				 jit_missing_in(jf, r->libraries, 1, &miss)))
 		return not_ready(r, "toolkit-headers-missing", arena_printf(a, "%s missing", miss));
 	return 0;
 }
@@ -258,9 +265,10 @@ static int op_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, struct c
 				 "no GPU visible: DeepSpeed JIT-builds CUDA ops only when "
 				 "torch.cuda.is_available()");
 	if (r->min_cc10 && gpu0 >= 0 && gpu0 < r->min_cc10)
-		return not_ready(r, "deepspeed-op-incompatible",
-				 arena_printf(a, "GPU 0 is compute %d.%d; the op needs %d.%d or newer",
-					      gpu0 / 10, gpu0 % 10, r->min_cc10 / 10, r->min_cc10 % 10));
+		return not_ready(
+			r, "deepspeed-op-incompatible",
+			arena_printf(a, "GPU 0 is compute %d.%d; the op needs %d.%d or newer",
+				     gpu0 / 10, gpu0 % 10, r->min_cc10 / 10, r->min_cc10 % 10));
 	if (r->min_cuda_major && (r->requires[0] || gpu0 >= 80) &&
 	    ((jf->tk.nvcc_major >= 0 && jf->tk.nvcc_major < r->min_cuda_major) ||
 	     (jit_torch_cuda(jf, &tma, &tmi) == 0 && tma < r->min_cuda_major)))
@@ -287,11 +295,11 @@ void jit_ops_eval(const struct cd_facts *f, const struct cd_jit_facts *jf, struc
 			continue;
 		if (jf->py.torch_present != CD_TRI_YES) {
 			r->state = JIT_OP_UNKNOWN;
-			r->reason = jf->py.prefix
-					    ? arena_printf(a, "torch not found in %s",
-							   jf->py.site_packages ? jf->py.site_packages
-										: jf->py.prefix)
-					    : "no Python environment found";
+			r->reason = jf->py.prefix ? arena_printf(a, "torch not found in %s",
+								 jf->py.site_packages
+									 ? jf->py.site_packages
+									 : jf->py.prefix)
+						  : "no Python environment found";
 		}
 	}
 }

@@ -61,7 +61,8 @@ static void collect(const char *const *files, size_t n, int ma, int mi, struct p
 			subst(apt, sizeof(apt), kb_tsv_get(t, "apt"), ma, mi);
 			add_word(&p->apt, apt);
 			add_word(&p->conda, kb_tsv_get(t, "conda"));
-			add_word(&p->pip, ma >= 13 ? kb_tsv_get(t, "pip_cu13") : kb_tsv_get(t, "pip_cu12"));
+			add_word(&p->pip,
+				 ma >= 13 ? kb_tsv_get(t, "pip_cu13") : kb_tsv_get(t, "pip_cu12"));
 		}
 	}
 	free(t);
@@ -78,7 +79,8 @@ static const char *complete_other(const struct cd_jit_facts *jf, const char *con
 		for (i = 0; i < n; i++) {
 			const struct jit_file *x = jit_file_get(jf, files[i]);
 			for (e = 0; x && e < x->n_elsewhere; e++)
-				if (!strncmp(x->elsewhere[e], root, rl) && x->elsewhere[e][rl] == '/') {
+				if (!strncmp(x->elsewhere[e], root, rl) &&
+				    x->elsewhere[e][rl] == '/') {
 					have++;
 					break;
 				}
@@ -99,8 +101,8 @@ static void header_paths(const struct cd_jit_facts *jf, const char *const *files
 		for (e = 0; x && !x->is_lib && e < x->n_elsewhere; e++) {
 			const char *p = x->elsewhere[e];
 			char dir[PATH_MAX];
-			if (!jf->py.site_packages || strncmp(p, jf->py.site_packages,
-							     strlen(jf->py.site_packages)))
+			if (!jf->py.site_packages ||
+			    strncmp(p, jf->py.site_packages, strlen(jf->py.site_packages)))
 				continue;
 			str_ncopy(dir, sizeof(dir), p, strlen(p) - strlen(x->name) - 1);
 			if (!cpath->p || !strstr(cpath->p, dir))
@@ -170,23 +172,29 @@ void jit_fix_files(const struct cd_jit_facts *jf, struct cd_finding *x, struct c
 	buf_init(&cpath, 8192);
 	collect(files, n, ma, mi, &p);
 	if (p.apt.len)
-		finding_fix(x, a, "sudo apt-get install %s   # NVIDIA's CUDA apt repository", p.apt.p);
+		finding_fix(x, a, "sudo apt-get install %s   # NVIDIA's CUDA apt repository",
+			    p.apt.p);
 	if (p.conda.len)
-		finding_fix(x, a, "conda install -c nvidia/label/cuda-%d.%d.0 %s", ma, mi, p.conda.p);
+		finding_fix(x, a, "conda install -c nvidia/label/cuda-%d.%d.0 %s", ma, mi,
+			    p.conda.p);
 	header_paths(jf, files, n, &cpath);
 	if (cpath.len)
-		finding_fix(x, a, "export CPATH=%s:$CPATH   # headers from pip's nvidia wheels", cpath.p);
+		finding_fix(x, a, "export CPATH=%s:$CPATH   # headers from pip's nvidia wheels",
+			    cpath.p);
 	else if (p.pip.len && ma >= 13) {
 		char *c;
 		for (c = p.pip.p; *c; c++)
 			if (*c == ' ')
 				*c = ',';
-		finding_fix(x, a, "pip install \"cuda-toolkit[%s]==%d.%d.*\"   # then add "
-				  "site-packages/nvidia/cu%d/include to CPATH",
+		finding_fix(x, a,
+			    "pip install \"cuda-toolkit[%s]==%d.%d.*\"   # then add "
+			    "site-packages/nvidia/cu%d/include to CPATH",
 			    p.pip.p, ma, mi, ma);
 	} else if (p.pip.len)
-		finding_fix(x, a, "pip install %s   # then add site-packages/nvidia/<lib>/include to CPATH",
-			    p.pip.p);
+		finding_fix(
+			x, a,
+			"pip install %s   # then add site-packages/nvidia/<lib>/include to CPATH",
+			p.pip.p);
 	lib_links(jf, x, a, files, n);
 	buf_free(&p.apt);
 	buf_free(&p.conda);

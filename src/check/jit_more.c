@@ -22,7 +22,8 @@ const char *jit_sq(struct cd_arena *a, const char *p)
 	if (!*c)
 		return p;
 	if (strchr(p, '\''))
-		return arena_printf(a, "\"%s\"", p); /* rare; paths with both quotes are not fixed */
+		return arena_printf(a, "\"%s\"",
+				    p); /* rare; paths with both quotes are not fixed */
 	return arena_printf(a, "'%s'", p);
 }
 
@@ -47,8 +48,8 @@ static void locks(const struct cd_jit_facts *jf, struct cd_findings *out)
 
 	for (i = 0; i < c->n; i++) {
 		const struct jit_cache_item *it = &c->items[i];
-		if (it->kind == JIT_C_LOCK_DIR || (it->kind == JIT_C_LOCK && (it->age_s == CD_UNK ||
-									     it->age_s >= LOCK_STALE_S)))
+		if (it->kind == JIT_C_LOCK_DIR ||
+		    (it->kind == JIT_C_LOCK && (it->age_s == CD_UNK || it->age_s >= LOCK_STALE_S)))
 			fresh = 0;
 	}
 	for (i = 0; i < c->n; i++) {
@@ -57,16 +58,19 @@ static void locks(const struct cd_jit_facts *jf, struct cd_findings *out)
 		if (it->kind != JIT_C_LOCK && it->kind != JIT_C_LOCK_DIR)
 			continue;
 		if (!x) {
-			x = findings_add(out, "jit-cache-lock", fresh ? CD_SEV_WARNING : CD_SEV_ERROR,
-					 SEC, "A torch extension build lock was left behind");
-			finding_detail(x, out->arena,
-				       "torch's FileBaton waits while `lock` exists, so the next load "
-				       "of that extension hangs ('Waiting for lock' / no output)%s.",
-				       fresh ? "; it is recent, a build may be running now" : "");
+			x = findings_add(out, "jit-cache-lock",
+					 fresh ? CD_SEV_WARNING : CD_SEV_ERROR, SEC,
+					 "A torch extension build lock was left behind");
+			finding_detail(
+				x, out->arena,
+				"torch's FileBaton waits while `lock` exists, so the next load "
+				"of that extension hangs ('Waiting for lock' / no output)%s.",
+				fresh ? "; it is recent, a build may be running now" : "");
 		}
 		age_text(it->age_s, age, sizeof(age));
 		if (it->kind == JIT_C_LOCK_DIR) {
-			finding_evidence(x, out->arena, "%s is a directory: the lock can never be taken",
+			finding_evidence(x, out->arena,
+					 "%s is a directory: the lock can never be taken",
 					 it->path);
 			finding_fix(x, out->arena, "rm -rf %s", jit_sq(out->arena, it->path));
 		} else {
@@ -81,8 +85,9 @@ static struct cd_finding *add_stale(struct cd_findings *out, int info)
 	struct cd_finding *x;
 
 	if (info) {
-		x = findings_add(out, "jit-cache-stale", CD_SEV_INFO, SEC,
-				 "Extension builds for another Python or CUDA take space in the cache");
+		x = findings_add(
+			out, "jit-cache-stale", CD_SEV_INFO, SEC,
+			"Extension builds for another Python or CUDA take space in the cache");
 		finding_detail(x, out->arena,
 			       "torch keeps one py<XY>_cu<XYZ> folder per Python and CUDA; this "
 			       "environment does not use these.");
@@ -139,10 +144,9 @@ static const char *upper(struct cd_arena *a, const char *s)
 static void incompatible(const struct cd_jit_facts *jf, const struct jit_op_row *r,
 			 struct cd_findings *out)
 {
-	struct cd_finding *x = findings_add(out, "deepspeed-op-incompatible",
-					    r->selected ? CD_SEV_ERROR : CD_SEV_INFO, SEC,
-					    "DeepSpeed op %s cannot be built here: %s", r->name,
-					    r->reason);
+	struct cd_finding *x = findings_add(
+		out, "deepspeed-op-incompatible", r->selected ? CD_SEV_ERROR : CD_SEV_INFO, SEC,
+		"DeepSpeed op %s cannot be built here: %s", r->name, r->reason);
 
 	finding_detail(x, out->arena, "From the op builder's is_compatible() (%s).", r->builder);
 	if (!strcmp(r->requires, "CUTLASS_PATH") && jf->cutlass_ok != CD_TRI_YES) {
@@ -174,15 +178,17 @@ static void abi(const struct cd_jit_facts *jf, const struct jit_ops *ops, struct
 			x = findings_add(out, "extension-abi-mismatch", CD_SEV_ERROR, SEC,
 					 "DeepSpeed's prebuilt ops were built for another torch or "
 					 "CUDA");
-			finding_detail(x, out->arena,
-				       "DeepSpeed checks torch_info of git_version_info_installed.py and "
-				       "stops: 'CUDA version mismatch! DeepSpeed ops were compiled and "
-				       "installed with a different version than what is being used at "
-				       "runtime' (torch %s, CUDA %s now).",
-				       jf->py.torch_version ? jf->py.torch_version : "?",
-				       jf->py.torch_cuda ? jf->py.torch_cuda : "?");
+			finding_detail(
+				x, out->arena,
+				"DeepSpeed checks torch_info of git_version_info_installed.py and "
+				"stops: 'CUDA version mismatch! DeepSpeed ops were compiled and "
+				"installed with a different version than what is being used at "
+				"runtime' (torch %s, CUDA %s now).",
+				jf->py.torch_version ? jf->py.torch_version : "?",
+				jf->py.torch_cuda ? jf->py.torch_cuda : "?");
 			finding_fix(x, out->arena,
-				    "pip install --force-reinstall --no-cache-dir deepspeed   # ops are "
+				    "pip install --force-reinstall --no-cache-dir deepspeed   # "
+				    "ops are "
 				    "then JIT-built for this torch");
 		}
 		finding_evidence(x, out->arena, "%s: %s", r->name, r->reason);
@@ -206,9 +212,10 @@ void jit_check_ops(const struct cd_jit_facts *jf, const struct jit_ops *ops,
 		}
 		/* Ops nobody asked for: one note, not an error each. */
 		if (!x) {
-			x = findings_add(out, "deepspeed-op-incompatible", CD_SEV_INFO, SEC,
-					 "Some DeepSpeed ops cannot be built here (name one with --op "
-					 "to see why and the fix)");
+			x = findings_add(
+				out, "deepspeed-op-incompatible", CD_SEV_INFO, SEC,
+				"Some DeepSpeed ops cannot be built here (name one with --op "
+				"to see why and the fix)");
 		}
 		finding_evidence(x, out->arena, "%s: %s", r->name, r->reason);
 	}

@@ -128,7 +128,7 @@ static int select_name(struct jit_ops *ops, const char *name, size_t len)
 	return CD_EUSAGE;
 }
 
-int jit_ops_load(struct cd_arena *a, struct jit_ops *ops, char *const *sel, size_t nsel,
+int jit_ops_load(struct cd_arena *a, struct jit_ops *ops, const char *const *sel, size_t nsel,
 		 const char **bad)
 {
 	struct kb_tsv *t = malloc(sizeof(*t));

@@ -41,12 +41,13 @@ static struct cd_finding *find(struct cd_findings *out, const char *id)
 static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, const char *id,
 			struct cd_findings *out)
 {
-	struct cd_finding *x = findings_add(out, id, CD_SEV_ERROR, SEC, "The test build failed: %s",
-					    d->line);
+	struct cd_finding *x =
+		findings_add(out, id, CD_SEV_ERROR, SEC, "The test build failed: %s", d->line);
 	char lib[160];
 	const char *files[1];
 
-	finding_detail(x, out->arena, "Found by `jit --compile`; the files on disk did not show it.");
+	finding_detail(x, out->arena,
+		       "Found by `jit --compile`; the files on disk did not show it.");
 	if (d->kind == JP_D_HEADER && strcmp(d->subject, "Python.h")) {
 		files[0] = d->subject;
 		jit_fix_files(jf, x, out->arena, files, 1);
@@ -55,12 +56,15 @@ static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, 
 		files[0] = lib;
 		jit_fix_files(jf, x, out->arena, files, 1);
 	} else if (d->kind == JP_D_COMPILER) {
-		finding_fix(x, out->arena, "export CC=<an older %s> CXX=<its C++ driver>", d->subject);
-		finding_fix(x, out->arena, "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   "
-					   "# last resort, at your own risk");
+		finding_fix(x, out->arena, "export CC=<an older %s> CXX=<its C++ driver>",
+			    d->subject);
+		finding_fix(x, out->arena,
+			    "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   "
+			    "# last resort, at your own risk");
 	} else if (d->kind == JP_D_ARCH) {
 		finding_fix(x, out->arena,
-			    "export TORCH_CUDA_ARCH_LIST=\"<compute capabilities this nvcc supports>\"");
+			    "export TORCH_CUDA_ARCH_LIST=\"<compute capabilities this nvcc "
+			    "supports>\"");
 	}
 }
 
@@ -117,19 +121,23 @@ void check_jit_smoke(const struct cd_facts *f, const struct cd_jit_facts *jf,
 		x = findings_add(out, "torch-arch-list-invalid", CD_SEV_ERROR, SEC,
 				 "The test kernel has no code for this GPU: %s", s->detail);
 		finding_evidence(x, out->arena, "built with: %s",
-				 s->arch_flags && *s->arch_flags ? s->arch_flags : "nvcc's default arch");
+				 s->arch_flags && *s->arch_flags ? s->arch_flags
+								 : "nvcc's default arch");
 		finding_fix(x, out->arena,
 			    "export TORCH_CUDA_ARCH_LIST=\"<this GPU's compute capability>\"");
 		return;
 	}
-	x = findings_add(out, "jit-smoke-failed", CD_SEV_ERROR, SEC, "The test build failed (%s%s%s)",
-			 s->status, s->detail ? ": " : "", s->detail ? s->detail : "");
+	x = findings_add(out, "jit-smoke-failed", CD_SEV_ERROR, SEC,
+			 "The test build failed (%s%s%s)", s->status, s->detail ? ": " : "",
+			 s->detail ? s->detail : "");
 	finding_detail(x, out->arena, "Stage %s. Compile: %s", s->stage ? s->stage : "?",
 		       s->compile_cmd ? s->compile_cmd : "-");
 	log_tail(s, x, out->arena);
 	if (s->stage && !strcmp(s->stage, "load"))
-		finding_fix(x, out->arena, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH", jf->tk.lib_dir);
+		finding_fix(x, out->arena, "export LD_LIBRARY_PATH=%s:$LD_LIBRARY_PATH",
+			    jf->tk.lib_dir);
 	else if (!strcmp(s->status, "timeout"))
-		finding_fix(x, out->arena, "cuda-doctor jit --compile --build-timeout 900   # a slow "
-					   "machine; or look for a hung nvcc");
+		finding_fix(x, out->arena,
+			    "cuda-doctor jit --compile --build-timeout 900   # a slow "
+			    "machine; or look for a hung nvcc");
 }

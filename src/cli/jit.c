@@ -18,7 +18,7 @@
 #define OPS_SEL_MAX		32
 
 struct jit_args {
-	char *ops[OPS_SEL_MAX];
+	const char *ops[OPS_SEL_MAX];
 	size_t n_ops;
 	int compile;
 	const char *gpu_cc;
@@ -57,10 +57,11 @@ static int parse(int argc, char **argv, struct jit_args *a)
 				return cli_usage_error("jit", "--op needs an op name");
 			if (a->n_ops == OPS_SEL_MAX)
 				return cli_usage_error("jit", "too many --op options");
-			a->ops[a->n_ops++] = (char *)v;
+			a->ops[a->n_ops++] = v;
 		} else if (opt_value(argc, argv, &i, "--gpu-cc", &v)) {
 			if (!v || !*v)
-				return cli_usage_error("jit", "--gpu-cc needs a list such as 9.0,8.0 or none");
+				return cli_usage_error(
+					"jit", "--gpu-cc needs a list such as 9.0,8.0 or none");
 			a->gpu_cc = v;
 		} else if (opt_value(argc, argv, &i, "--build-timeout", &v)) {
 			char *end;
@@ -68,7 +69,8 @@ static int parse(int argc, char **argv, struct jit_args *a)
 			errno = 0;
 			s = v ? strtol(v, &end, 10) : 0;
 			if (!v || errno || *end || s < 1 || s > 86400)
-				return cli_usage_error("jit", "--build-timeout: expected seconds (1-86400)");
+				return cli_usage_error(
+					"jit", "--build-timeout: expected seconds (1-86400)");
 			a->build_timeout_s = (int)s;
 		} else {
 			return cli_usage_error("jit", "unexpected argument '%s'", argv[i]);
@@ -147,7 +149,7 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 	findings_init(&fs, &f->arena);
 	check_jit(f, jf, ops, smoke, &fs);
 	rep = (struct jit_report){f, jf, ops, smoke, &fs};
-	rc = render(opts, &rep) ? CD_EXIT_INTERNAL
+	rc = render(opts, &rep)			   ? CD_EXIT_INTERNAL
 	     : findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS
 						   : CD_EXIT_OK;
 	if (fflush(stdout) != 0 && rc != CD_EXIT_INTERNAL)
@@ -169,8 +171,9 @@ int cmd_jit(int argc, char **argv, struct cd_opts *opts)
 	if (rc)
 		return rc;
 	if (a.compile && opts->root && strcmp(opts->root, "/"))
-		return cli_usage_error("jit", "--compile runs the toolkit's nvcc and cannot be used "
-					      "with --root");
+		return cli_usage_error("jit",
+				       "--compile runs the toolkit's nvcc and cannot be used "
+				       "with --root");
 	facts_init(&f, opts);
 	if (root_init(&f.root, opts->root, &err)) {
 		facts_free(&f);

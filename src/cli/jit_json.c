@@ -49,8 +49,9 @@ static json_t *j_toolkit(const struct cd_jit_facts *jf)
 	json_object_set_new(o, "lib_dir", json_str(tk->lib_dir));
 	json_object_set_new(o, "files", j_files(tk));
 	for (i = 0; i < tk->n_others; i++)
-		json_array_append_new(others, json_pack("{s:o, s:o}", "root", json_str(tk->others[i]),
-							"version", json_str(tk->others_version[i])));
+		json_array_append_new(others,
+				      json_pack("{s:o, s:o}", "root", json_str(tk->others[i]),
+						"version", json_str(tk->others_version[i])));
 	json_object_set_new(o, "other_toolkits", others);
 	return o;
 }
@@ -74,7 +75,8 @@ static json_t *j_compiler(const struct cd_jit_facts *jf, const struct jit_compil
 
 static json_t *j_python(const struct jit_python *py)
 {
-	json_t *o = json_object(), *torch = json_object(), *ds = json_object(), *ops = json_object();
+	json_t *o = json_object(), *torch = json_object(), *ds = json_object(),
+	       *ops = json_object();
 	size_t i;
 
 	json_object_set_new(o, "prefix", json_str(py->prefix));
@@ -114,10 +116,9 @@ static json_t *j_arch(const struct jit_arch *ar)
 	json_object_set_new(o, "invalid_entry", json_str(ar->bad[0] ? ar->bad : NULL));
 	for (i = 0; i < ar->n; i++)
 		json_array_append_new(e, json_pack("{s:o, s:b, s:b, s:b}", "entry",
-						   json_str(ar->entries[i].text),
-						   "valid", ar->entries[i].valid, "ptx",
-						   ar->entries[i].ptx, "arch_specific",
-						   ar->entries[i].arch_specific));
+						   json_str(ar->entries[i].text), "valid",
+						   ar->entries[i].valid, "ptx", ar->entries[i].ptx,
+						   "arch_specific", ar->entries[i].arch_specific));
 	json_object_set_new(o, "entries", e);
 	json_object_set_new(o, "gpus_via", json_str(ar->gpus_via));
 	for (i = 0; i < ar->n_gpus; i++) {
@@ -129,8 +130,8 @@ static json_t *j_arch(const struct jit_arch *ar)
 	return o;
 }
 
-static const char *const cache_kinds[] = {"other-build", "half-built", "lock", "lock-directory",
-					  "foreign-build", "older-than-torch"};
+static const char *const cache_kinds[] = {"other-build",    "half-built",    "lock",
+					  "lock-directory", "foreign-build", "older-than-torch"};
 
 static json_t *j_cache(const struct jit_cache *c)
 {
@@ -160,20 +161,20 @@ static json_t *j_ops(const struct jit_ops *ops)
 
 	for (i = 0; i < ops->n; i++) {
 		const struct jit_op_row *r = &ops->rows[i];
-		json_array_append_new(a, json_pack("{s:o, s:o, s:s, s:o, s:o, s:b}", "name",
-						   json_str(r->name),
-						   "builder", json_str(r->builder), "state",
-						   jit_op_state_name(r->state), "reason_id",
-						   json_str(r->reason_id), "reason",
-						   json_str(r->reason), "selected", r->selected));
+		json_array_append_new(a,
+				      json_pack("{s:o, s:o, s:s, s:o, s:o, s:b}", "name",
+						json_str(r->name), "builder", json_str(r->builder),
+						"state", jit_op_state_name(r->state), "reason_id",
+						json_str(r->reason_id), "reason",
+						json_str(r->reason), "selected", r->selected));
 	}
 	return a;
 }
 
 static json_t *j_smoke(const struct jit_smoke *s)
 {
-	static const char *const kinds[] = {"header",	 "compiler",	"arch",
-					    "library",	 "not-found",	"error"};
+	static const char *const kinds[] = {"header",  "compiler",  "arch",
+					    "library", "not-found", "error"};
 	json_t *o, *d = json_array();
 	size_t i;
 
@@ -198,9 +199,10 @@ static json_t *j_smoke(const struct jit_smoke *s)
 	json_object_set_new(o, "removed", json_tri(s->cleaned));
 	json_object_set_new(o, "log", json_str(s->log));
 	for (i = 0; i < s->n_diags; i++)
-		json_array_append_new(d, json_pack("{s:s, s:o, s:o}", "kind", kinds[s->diags[i].kind],
-						   "subject", json_str(s->diags[i].subject), "line",
-						   json_str(s->diags[i].line)));
+		json_array_append_new(d,
+				      json_pack("{s:s, s:o, s:o}", "kind", kinds[s->diags[i].kind],
+						"subject", json_str(s->diags[i].subject), "line",
+						json_str(s->diags[i].line)));
 	json_object_set_new(o, "diagnostics", d);
 	return o;
 }
@@ -214,12 +216,14 @@ json_t *jit_json(const struct jit_report *r)
 	json_object_set_new(o, "host_compiler", j_compiler(jf, &jf->host, 0));
 	json_object_set_new(o, "cxx_compiler", j_compiler(jf, &jf->cxx, 1));
 	json_object_set_new(o, "cudahostcxx", json_str(jf->env.cudahostcxx));
-	json_object_set_new(o, "ninja", json_pack("{s:o, s:o}", "path", json_str(jf->ninja.path),
-						  "env_bin", json_str(jf->ninja.env_bin)));
+	json_object_set_new(o, "ninja",
+			    json_pack("{s:o, s:o}", "path", json_str(jf->ninja.path), "env_bin",
+				      json_str(jf->ninja.env_bin)));
 	json_object_set_new(o, "python", j_python(&jf->py));
 	json_object_set_new(o, "arch", j_arch(&jf->arch));
-	json_object_set_new(o, "cutlass", json_pack("{s:o, s:o}", "ok", json_tri(jf->cutlass_ok),
-						    "note", json_str(jf->cutlass_note)));
+	json_object_set_new(o, "cutlass",
+			    json_pack("{s:o, s:o}", "ok", json_tri(jf->cutlass_ok), "note",
+				      json_str(jf->cutlass_note)));
 	json_object_set_new(o, "cache", j_cache(&jf->cache));
 	json_object_set_new(o, "ops", j_ops(r->ops));
 	json_object_set_new(o, "smoke", j_smoke(r->smoke));

@@ -33,17 +33,15 @@ static int worst(const struct cd_findings *fs, const char *const *ids)
 
 	for (i = 0; i < fs->n; i++)
 		for (k = 0; ids[k]; k++)
-			if (!strcmp(fs->items[i]->id, ids[k]) && fs->items[i]->severity != CD_SEV_INFO &&
+			if (!strcmp(fs->items[i]->id, ids[k]) &&
+			    fs->items[i]->severity != CD_SEV_INFO &&
 			    (int)fs->items[i]->severity > w)
 				w = (int)fs->items[i]->severity;
 	return w;
 }
 
-static void heading(const struct cd_render *o, const struct jit_report *r, const char *title,
-		    const char *const *ids)
+static void mark_heading(const struct cd_render *o, int w, const char *title)
 {
-	int w = worst(r->fs, ids);
-
 	fprintf(o->out, "\n");
 	if (w < 0)
 		fprintf(o->out, "%s✓%s", col(o, C_GRN), col(o, C_OFF));
@@ -54,10 +52,17 @@ static void heading(const struct cd_render *o, const struct jit_report *r, const
 	fprintf(o->out, " %s%s%s\n", col(o, C_BOLD), title, col(o, C_OFF));
 }
 
+static void heading(const struct cd_render *o, const struct jit_report *r, const char *title,
+		    const char *const *ids)
+{
+	mark_heading(o, worst(r->fs, ids), title);
+}
+
 static void toolkit(const struct cd_render *o, const struct jit_report *r)
 {
 	static const char *const ids[] = {"toolkit-missing", "nvcc-torch-mismatch",
-					  "toolkit-headers-missing", "extension-abi-mismatch", NULL};
+					  "toolkit-headers-missing", "extension-abi-mismatch",
+					  NULL};
 	const struct cd_jit_facts *jf = r->jf;
 	const struct jit_toolkit *tk = &jf->tk;
 	const struct jit_python *py = &jf->py;
@@ -103,8 +108,8 @@ static void compiler_line(const struct cd_render *o, const struct cd_jit_facts *
 	if (c->path)
 		fprintf(o->out, ", %s %s", c->family ? c->family : "compiler", u(c->version));
 	if (max > 0)
-		fprintf(o->out, "; %s accepts %s <= %d", torch ? "torch's setup.py check" : "this nvcc",
-			c->family, max);
+		fprintf(o->out, "; %s accepts %s <= %d",
+			torch ? "torch's setup.py check" : "this nvcc", c->family, max);
 	fprintf(o->out, "\n");
 }
 
@@ -119,7 +124,8 @@ static void tools(const struct cd_render *o, const struct jit_report *r)
 	compiler_line(o, jf, &jf->host, 0);
 	compiler_line(o, jf, &jf->cxx, 1);
 	if (jf->env.cudahostcxx)
-		fprintf(o->out, "    %sCUDAHOSTCXX=%s is read by CMake only; torch and nvcc ignore it%s\n",
+		fprintf(o->out,
+			"    %sCUDAHOSTCXX=%s is read by CMake only; torch and nvcc ignore it%s\n",
 			col(o, C_DIM), jf->env.cudahostcxx, col(o, C_OFF));
 	heading(o, r, "Build tools and Python", tids);
 	fprintf(o->out, "    ninja: %s%s%s\n", jf->ninja.path ? jf->ninja.path : "not on PATH",
@@ -129,8 +135,8 @@ static void tools(const struct cd_render *o, const struct jit_report *r)
 		fprintf(o->out, "    Python environment: not found\n");
 		return;
 	}
-	fprintf(o->out, "    Python %s at %s (%s, from %s)\n", u(py->version), py->prefix, u(py->kind),
-		u(py->via));
+	fprintf(o->out, "    Python %s at %s (%s, from %s)\n", u(py->version), py->prefix,
+		u(py->kind), u(py->via));
 	fprintf(o->out, "    Python.h: %s\n", py->python_h ? py->python_h : "missing");
 	if (py->ds_present == CD_TRI_YES)
 		fprintf(o->out, "    DeepSpeed %s%s%s\n", u(py->ds_version),
@@ -179,19 +185,28 @@ static void cache(const struct cd_render *o, const struct jit_report *r)
 
 static void ops(const struct cd_render *o, const struct jit_report *r)
 {
-	static const char *const ids[] = {"deepspeed-op-incompatible", NULL};
+	int w = -1;
 	size_t i;
 
-	heading(o, r, "Ops", ids);
+	for (i = 0; i < r->ops->n; i++) {
+		const struct jit_op_row *x = &r->ops->rows[i];
+		if (r->ops->any_selected && !x->selected)
+			continue;
+		if (x->state == JIT_OP_NOT_READY)
+			w = CD_SEV_ERROR;
+		else if (x->state == JIT_OP_UNKNOWN && w < 0)
+			w = CD_SEV_WARNING;
+	}
+	mark_heading(o, w, "Ops");
 	for (i = 0; i < r->ops->n; i++) {
 		const struct jit_op_row *x = &r->ops->rows[i];
 		const char *c = x->state == JIT_OP_NOT_READY ? C_RED
-				: x->state == JIT_OP_UNKNOWN  ? C_YEL
-							      : C_GRN;
+				: x->state == JIT_OP_UNKNOWN ? C_YEL
+							     : C_GRN;
 		if (r->ops->any_selected && !x->selected && !o->verbose)
 			continue;
-		fprintf(o->out, "    %-22s %s%-10s%s", x->name, col(o, c), jit_op_state_name(x->state),
-			col(o, C_OFF));
+		fprintf(o->out, "    %-22s %s%-10s%s", x->name, col(o, c),
+			jit_op_state_name(x->state), col(o, C_OFF));
 		if (x->reason)
 			fprintf(o->out, " %s%s%s", x->reason_id ? x->reason_id : "",
 				x->reason_id ? ": " : "", x->reason);
@@ -201,32 +216,48 @@ static void ops(const struct cd_render *o, const struct jit_report *r)
 
 static void smoke(const struct cd_render *o, const struct jit_report *r)
 {
-	static const char *const ids[] = {"jit-smoke-failed", NULL};
 	const struct jit_smoke *s = r->smoke;
+	int ok, failed;
 
 	if (!s || !s->ran)
 		return;
-	heading(o, r, "Test build (--compile)", ids);
-	fprintf(o->out, "    %s%s%s", s->status, s->detail ? ": " : "", s->detail ? s->detail : "");
-	if (!strcmp(s->status, "skipped")) {
-		fprintf(o->out, "\n");
+	ok = !strcmp(s->status, "ok");
+	failed = !ok && strcmp(s->status, "skipped");
+	mark_heading(o, ok ? -1 : failed ? CD_SEV_ERROR : CD_SEV_WARNING, "Test build (--compile)");
+	fprintf(o->out, "    %s", s->status);
+	if (s->detail)
+		fprintf(o->out, ": %s", s->detail);
+	else if (s->n_diags)
+		fprintf(o->out, ": %s", s->diags[0].line);
+	fprintf(o->out, "\n");
+	if (!strcmp(s->status, "skipped") || !s->compile_cmd)
 		return;
+	if (s->stage && !strcmp(s->stage, "compile")) {
+		fprintf(o->out, "    compile %.1f s\n", (double)s->compile_ms / 1000);
+	} else {
+		fprintf(o->out, "    compile %.1f s, link %.1f s", (double)s->compile_ms / 1000,
+			(double)s->link_ms / 1000);
+		if (!s->stage || strcmp(s->stage, "link"))
+			fprintf(o->out, ", load %.1f s; kernel %s", (double)s->load_ms / 1000,
+				s->kernel_ran == CD_TRI_YES  ? "ran"
+				: s->kernel_ran == CD_TRI_NO ? "failed"
+							     : "not run (no GPU)");
+		fprintf(o->out, "\n");
 	}
-	fprintf(o->out, "\n    compile %.1f s, link %.1f s, load %.1f s; kernel %s\n",
-		(double)s->compile_ms / 1000, (double)s->link_ms / 1000, (double)s->load_ms / 1000,
-		s->kernel_ran == CD_TRI_YES ? "ran"
-		: s->kernel_ran == CD_TRI_NO ? "failed"
-					     : "not run (no GPU)");
 	if (s->versions)
 		fprintf(o->out, "    loaded: %s\n", s->versions);
-	fprintf(o->out, "    arch: %s%s\n", s->arch_flags && *s->arch_flags ? s->arch_flags : "nvcc default",
+	fprintf(o->out, "    arch: %s%s\n",
+		s->arch_flags && *s->arch_flags ? s->arch_flags : "nvcc default",
 		s->with_torch_headers ? "; with torch's ATen/cuda/CUDAContext.h" : "");
-	if (o->verbose) {
-		fprintf(o->out, "    %s%s%s\n", col(o, C_DIM), u(s->compile_cmd), col(o, C_OFF));
+	if (s->arch_note)
+		fprintf(o->out, "    %s%s%s\n", col(o, C_DIM), s->arch_note, col(o, C_OFF));
+	if (o->verbose && s->compile_cmd) {
+		fprintf(o->out, "    %s%s%s\n", col(o, C_DIM), s->compile_cmd, col(o, C_OFF));
 		fprintf(o->out, "    %s%s%s\n", col(o, C_DIM), u(s->link_cmd), col(o, C_OFF));
 	}
-	fprintf(o->out, "    %s %s\n", u(s->tmpdir),
-		s->cleaned == CD_TRI_YES ? "removed" : "NOT removed");
+	if (s->tmpdir)
+		fprintf(o->out, "    %s %s\n", s->tmpdir,
+			s->cleaned == CD_TRI_YES ? "removed" : "NOT removed");
 }
 
 static void finding_block(const struct cd_render *o, const struct cd_finding *x)
@@ -234,9 +265,12 @@ static void finding_block(const struct cd_render *o, const struct cd_finding *x)
 	size_t i;
 
 	fprintf(o->out, "  %s%s%s %s%s%s\n",
-		col(o, x->severity == CD_SEV_ERROR ? C_RED : x->severity == CD_SEV_WARNING ? C_YEL
-												: C_DIM),
-		x->severity == CD_SEV_ERROR ? "✗" : x->severity == CD_SEV_WARNING ? "!" : "i",
+		col(o, x->severity == CD_SEV_ERROR     ? C_RED
+		       : x->severity == CD_SEV_WARNING ? C_YEL
+						       : C_DIM),
+		x->severity == CD_SEV_ERROR	? "✗"
+		: x->severity == CD_SEV_WARNING ? "!"
+						: "i",
 		col(o, C_OFF), col(o, C_BOLD), x->title ? x->title : x->id, col(o, C_OFF));
 	fprintf(o->out, "      %s[%s %s]%s\n", col(o, C_DIM), severity_name(x->severity), x->id,
 		col(o, C_OFF));
@@ -256,7 +290,8 @@ void jit_text(const struct cd_render *o, const struct jit_report *r)
 	for (i = 0; i < fs->n; i++)
 		n[fs->items[i]->severity]++;
 	if (!o->quiet) {
-		fprintf(o->out, "cuda-doctor %s jit%s\n", CD_VERSION, r->f->root.is_host ? "" : "  (--root)");
+		fprintf(o->out, "cuda-doctor %s jit%s\n", CD_VERSION,
+			r->f->root.is_host ? "" : "  (--root)");
 		toolkit(o, r);
 		tools(o, r);
 		arch(o, r);
@@ -296,7 +331,7 @@ void jit_markdown(const struct cd_render *o, const struct jit_report *r)
 	for (i = 0; i < r->fs->n; i++) {
 		const struct cd_finding *x = r->fs->items[i];
 		fprintf(out, "- %s **%s** `%s`\n",
-			x->severity == CD_SEV_ERROR	 ? ":x:"
+			x->severity == CD_SEV_ERROR	? ":x:"
 			: x->severity == CD_SEV_WARNING ? ":warning:"
 							: ":information_source:",
 			x->title ? x->title : x->id, x->id);

@@ -14,27 +14,20 @@
 
 /* torch 2.11 named_arches, in its order (combined names before single). */
 static const char *const named[][2] = {
-	{"Kepler+Tesla", "3.7"},
-	{"Kepler", "3.5+PTX"},
-	{"Maxwell+Tegra", "5.3"},
-	{"Maxwell", "5.0;5.2+PTX"},
-	{"Pascal", "6.0;6.1+PTX"},
-	{"Volta+Tegra", "7.2"},
-	{"Volta", "7.0+PTX"},
-	{"Turing", "7.5+PTX"},
-	{"Ampere+Tegra", "8.7"},
-	{"Ampere", "8.0;8.6+PTX"},
-	{"Ada", "8.9+PTX"},
-	{"Hopper", "9.0+PTX"},
-	{"Blackwell+Tegra", "11.0"},
-	{"Blackwell", "10.0;10.3;12.0;12.1+PTX"},
+	{"Kepler+Tesla", "3.7"},     {"Kepler", "3.5+PTX"},
+	{"Maxwell+Tegra", "5.3"},    {"Maxwell", "5.0;5.2+PTX"},
+	{"Pascal", "6.0;6.1+PTX"},   {"Volta+Tegra", "7.2"},
+	{"Volta", "7.0+PTX"},	     {"Turing", "7.5+PTX"},
+	{"Ampere+Tegra", "8.7"},     {"Ampere", "8.0;8.6+PTX"},
+	{"Ada", "8.9+PTX"},	     {"Hopper", "9.0+PTX"},
+	{"Blackwell+Tegra", "11.0"}, {"Blackwell", "10.0;10.3;12.0;12.1+PTX"},
 };
 
 /* torch 2.11 supported_arches. */
-static const char *const supported[] = {"3.5",	"3.7",	 "5.0",	 "5.2",	 "5.3",	  "6.0",  "6.1",
-					"6.2",	"7.0",	 "7.2",	 "7.5",	 "8.0",	  "8.6",  "8.7",
-					"8.9",	"9.0",	 "9.0a", "10.0", "10.0a", "11.0", "11.0a",
-					"10.3", "10.3a", "12.0", "12.0a", "12.1", "12.1a"};
+static const char *const supported[] = {"3.5",	"3.7",	 "5.0",	 "5.2",	  "5.3",   "6.0",  "6.1",
+					"6.2",	"7.0",	 "7.2",	 "7.5",	  "8.0",   "8.6",  "8.7",
+					"8.9",	"9.0",	 "9.0a", "10.0",  "10.0a", "11.0", "11.0a",
+					"10.3", "10.3a", "12.0", "12.0a", "12.1",  "12.1a"};
 
 #define ARCH_BUF 4096
 

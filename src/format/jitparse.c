@@ -250,8 +250,8 @@ static int read_value(struct tok *t, enum jp_pyval *kind, char *val, size_t cap)
 	return t->i > b ? 0 : CD_EFORMAT;
 }
 
-static int walk_dict(struct tok *t,
-		     int (*cb)(const char *, enum jp_pyval, const char *, void *), void *ctx)
+static int walk_dict(struct tok *t, int (*cb)(const char *, enum jp_pyval, const char *, void *),
+		     void *ctx)
 {
 	char key[128], val[256];
 	enum jp_pyval kind;
@@ -314,8 +314,8 @@ int jp_ds_minor_ok(const uint8_t *p, size_t n, uint32_t *mask)
 	while (next_line(p, n, &pos, &l)) {
 		unsigned v = 0;
 		if (!in) {
-			in = starts_name(&l, "cuda_minor_mismatch_ok", &i) && after_equals(&l, i, &i) &&
-			     i < l.len && l.s[i] == '{';
+			in = starts_name(&l, "cuda_minor_mismatch_ok", &i) &&
+			     after_equals(&l, i, &i) && i < l.len && l.s[i] == '{';
 			continue;
 		}
 		if (++lines > 64)

@@ -43,7 +43,8 @@ struct jit_toolkit {
 	enum cd_tri home_exists;
 	const char *nvcc; /* CUDA_HOME/bin/nvcc when it exists */
 	const char *nvcc_version;
-	const char *nvcc_version_source; /* version.json | version.txt | dist-info | cuda.h | nvcc --version */
+	const char *nvcc_version_source; /* version.json | version.txt | dist-info | cuda.h | nvcc
+					    --version */
 	int nvcc_major, nvcc_minor;
 	const char *include_dir; /* CUDA_HOME/include */
 	const char *lib_dir;	 /* CUDA_HOME/lib64, else lib (torch's rule) */
@@ -57,9 +58,9 @@ struct jit_toolkit {
 struct jit_compiler {
 	const char *role;    /* "nvcc host compiler" | "C++ compiler" */
 	const char *command; /* as configured: the CC value, "gcc", "c++" */
-	const char *via;     /* CC | NVCC_PREPEND_FLAGS | NVCC_APPEND_FLAGS | NVCC_CCBIN | PATH | CXX */
-	const char *path;    /* resolved in-root path; NULL when not found */
-	const char *family;  /* gcc | clang | NULL */
+	const char *via; /* CC | NVCC_PREPEND_FLAGS | NVCC_APPEND_FLAGS | NVCC_CCBIN | PATH | CXX */
+	const char *path;   /* resolved in-root path; NULL when not found */
+	const char *family; /* gcc | clang | NULL */
 	const char *version;
 	const char *version_source; /* -dumpfullversion | file name */
 	int major;
@@ -99,7 +100,7 @@ struct jit_python {
 };
 
 struct jit_ninja {
-	const char *path; /* first ninja on PATH */
+	const char *path;    /* first ninja on PATH */
 	const char *env_bin; /* <env>/bin/ninja when it exists */
 };
 
@@ -175,8 +176,8 @@ struct cd_jit_facts {
 	struct jit_cache cache;
 	size_t n_alt;
 	struct jit_alt_compiler alt[JIT_ALT_MAX];
-	enum cd_tri cutlass_ok;	 /* evoformer_attn's CUTLASS_PATH check */
-	const char *cutlass_note; /* why not, or what was found */
+	enum cd_tri cutlass_ok;	     /* evoformer_attn's CUTLASS_PATH check */
+	const char *cutlass_note;    /* why not, or what was found */
 	const char *os_id, *os_like; /* /etc/os-release, for package-manager fixes */
 	const char *arch_triple;     /* "x86_64-linux" target folder name */
 };

@@ -121,8 +121,9 @@ static void build_dir(struct cd_facts *f, struct cd_jit_facts *jf, const char *d
 		it->detail = arena_printf(&f->arena, "build.ninja without %s.so", name);
 	if (has_so && jf->py.torch_mtime != CD_UNK && (int64_t)so.st_mtime < jf->py.torch_mtime &&
 	    (it = item(&jf->cache, JIT_C_OLDER, dir))) {
-		it->detail = arena_printf(&f->arena, "%s.so was built before the installed torch %s",
-					  name, jf->py.torch_version ? jf->py.torch_version : "");
+		it->detail =
+			arena_printf(&f->arena, "%s.so was built before the installed torch %s",
+				     name, jf->py.torch_version ? jf->py.torch_version : "");
 		it->age_s = age(&so, now);
 	}
 	if (flat && has_ninja)

@@ -184,7 +184,8 @@ static void alternatives(struct cd_facts *f, struct cd_jit_facts *jf)
 			m = strtol(v, &end, 10);
 			if (*end || m <= 0 || m > 100)
 				continue;
-			jf->alt[jf->n_alt].path = arena_printf(&f->arena, "%s/%s", dirs[i], e->d_name);
+			jf->alt[jf->n_alt].path =
+				arena_printf(&f->arena, "%s/%s", dirs[i], e->d_name);
 			jf->alt[jf->n_alt].family = fam;
 			jf->alt[jf->n_alt].major = (int)m;
 			jf->n_alt++;

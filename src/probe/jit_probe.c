@@ -39,8 +39,10 @@ const char *jit_which(struct cd_facts *f, const char *path_var, const char *name
 		struct stat st;
 		/* Relative entries depend on the caller's directory: not ours to guess. */
 		if (len && p[0] == '/' &&
-		    snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, p, name) < (int)sizeof(cand) &&
-		    file_stat(&f->root, cand, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+		    snprintf(cand, sizeof(cand), "%.*s/%s", (int)len, p, name) <
+			    (int)sizeof(cand) &&
+		    file_stat(&f->root, cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_mode & 0111))
 			return arena_strdup(&f->arena, cand);
 		if (!colon)
 			break;
@@ -193,25 +195,29 @@ static void cutlass(struct cd_facts *f, struct cd_jit_facts *jf)
 		jf->cutlass_note = "CUTLASS_PATH is not set";
 	} else if (!strcmp(c, "DS_IGNORE_CUTLASS_DETECTION")) {
 		jf->cutlass_ok = CD_TRI_YES;
-		jf->cutlass_note = "CUTLASS_PATH=DS_IGNORE_CUTLASS_DETECTION: CUTLASS must already be "
-				   "on the include path";
+		jf->cutlass_note =
+			"CUTLASS_PATH=DS_IGNORE_CUTLASS_DETECTION: CUTLASS must already be "
+			"on the include path";
 	} else if (!strcmp(c, "DS_USE_CUTLASS_PYTHON_BINDINGS")) {
 		jf->cutlass_ok = jf->py.cutlass_library == CD_TRI_YES ? CD_TRI_YES : CD_TRI_NO;
-		jf->cutlass_note = jf->cutlass_ok == CD_TRI_YES
-					   ? "headers from the nvidia-cutlass package (cutlass_library)"
-					   : "CUTLASS_PATH=DS_USE_CUTLASS_PYTHON_BINDINGS but the "
-					     "nvidia-cutlass package (cutlass_library) is not installed";
+		jf->cutlass_note =
+			jf->cutlass_ok == CD_TRI_YES
+				? "headers from the nvidia-cutlass package (cutlass_library)"
+				: "CUTLASS_PATH=DS_USE_CUTLASS_PYTHON_BINDINGS but the "
+				  "nvidia-cutlass package (cutlass_library) is not installed";
 	} else if (c[0] != '/' || !file_is_dir(&f->root, c)) {
 		jf->cutlass_note = arena_printf(&f->arena, "CUTLASS_PATH %s does not exist", c);
 	} else if (!file_is_dir(&f->root, arena_printf(&f->arena, "%s/include", c)) &&
 		   !file_is_dir(&f->root, arena_printf(&f->arena, "%s/tools/util/include", c))) {
 		jf->cutlass_note = arena_printf(
-			&f->arena, "CUTLASS_PATH %s has neither include/ nor tools/util/include", c);
+			&f->arena, "CUTLASS_PATH %s has neither include/ nor tools/util/include",
+			c);
 	} else if ((log = jit_slurp(f, arena_printf(&f->arena, "%s/CHANGELOG.md", c), 4 << 20,
 				    &len)) &&
 		   !strstr(log, "3.1.0")) {
 		jf->cutlass_note = arena_printf(
-			&f->arena, "%s/CHANGELOG.md does not mention 3.1.0 (CUTLASS older than 3.1)", c);
+			&f->arena,
+			"%s/CHANGELOG.md does not mention 3.1.0 (CUTLASS older than 3.1)", c);
 	} else {
 		jf->cutlass_ok = CD_TRI_YES;
 		jf->cutlass_note = arena_printf(&f->arena, "CUTLASS at %s", c);

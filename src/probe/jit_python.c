@@ -99,7 +99,8 @@ static void env_prefix(struct cd_facts *f, struct cd_jit_facts *jf)
 	/* The first python3 on PATH whose prefix holds lib/python3.X. */
 	while (p && *p && guard++ < 256) {
 		const char *colon = strchr(p, ':');
-		const char *dir = arena_strndup(&f->arena, p, colon ? (size_t)(colon - p) : strlen(p));
+		const char *dir =
+			arena_strndup(&f->arena, p, colon ? (size_t)(colon - p) : strlen(p));
 		const char *exe = dir && dir[0] == '/' ? jit_which(f, dir, "python3") : NULL;
 		if (exe) {
 			const char *prefix = pyenv_prefix(f, dir);
@@ -157,8 +158,8 @@ static void py_version(struct cd_facts *f, struct jit_python *py)
 	n = 0;
 	while (d && !py->version && (e = readdir(d)) && n++ < 4096)
 		if (pydir_version(e->d_name, v, sizeof(v)) &&
-		    file_is_dir(&f->root,
-				join(f, join(f, join(f, py->prefix, "lib"), e->d_name), "site-packages")))
+		    file_is_dir(&f->root, join(f, join(f, join(f, py->prefix, "lib"), e->d_name),
+					       "site-packages")))
 			set_version(f, py, v, "lib/python3.X");
 	if (d)
 		closedir(d);

@@ -64,7 +64,8 @@ static const char smoke_cu[] =
 	"\t\treturn snprintf(msg, cap, \"cudaMalloc: %s\", cudaGetErrorString(e)), 2;\n"
 	"\tcudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);\n"
 	"\tcd_smoke_kernel<<<1, 64>>>(d, 64);\n"
-	"\tif ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)\n"
+	"\tif ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != "
+	"cudaSuccess)\n"
 	"\t\treturn snprintf(msg, cap, \"kernel launch: %s\", cudaGetErrorString(e)), 3;\n"
 	"\tcudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);\n"
 	"\tcudaFree(d);\n"
@@ -244,12 +245,13 @@ static int step(struct cd_facts *f, const struct args *a, char **env, const char
 	ok = rc == 0 && !r.timed_out && r.exit_code == 0;
 	if (!ok) {
 		s->stage = stage;
-		s->status = r.timed_out		     ? "timeout"
+		s->status = r.timed_out			? "timeout"
 			    : !strcmp(stage, "compile") ? "compile-failed"
 							: "link-failed";
 		if (r.timed_out)
-			s->detail = arena_printf(&f->arena, "%s did not finish in %d s and was killed",
-						 a->v[0], timeout_ms / 1000);
+			s->detail =
+				arena_printf(&f->arena, "%s did not finish in %d s and was killed",
+					     a->v[0], timeout_ms / 1000);
 		else if (rc)
 			s->detail = arena_printf(&f->arena, "%s could not be started", a->v[0]);
 		s->log = tail(f, &out, 6000);
@@ -325,8 +327,8 @@ static void load(struct cd_facts *f, const struct jit_smoke_opts *o, const char 
 	s->load_ms = r.elapsed_ms;
 	s->versions = line_after(f, &out, "versions: ");
 	s->loaded = r.exit_code == 0 || r.exit_code == 5 || (r.exit_code == 4) ? CD_TRI_YES
-		    : r.exit_code == 3					  ? CD_TRI_NO
-									  : CD_TRI_UNKNOWN;
+		    : r.exit_code == 3					       ? CD_TRI_NO
+									       : CD_TRI_UNKNOWN;
 	if (r.timed_out) {
 		s->status = "timeout", s->stage = o->run_kernel ? "run" : "load";
 		s->detail = arena_printf(&f->arena, "the test child did not finish in %d s",
@@ -382,7 +384,8 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 		add(f, nv, "-isystem");
 		add(f, nv, jf->py.torch_include);
 		add(f, nv, "-isystem");
-		add(f, nv, arena_printf(&f->arena, "%s/torch/csrc/api/include", jf->py.torch_include));
+		add(f, nv,
+		    arena_printf(&f->arena, "%s/torch/csrc/api/include", jf->py.torch_include));
 		add(f, nv, "-DCD_WITH_TORCH");
 	}
 	add(f, nv, "-isystem");
@@ -416,9 +419,10 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 	s->loaded = s->kernel_ran = s->cleaned = CD_TRI_UNKNOWN;
 	if (!jf->tk.nvcc || !jf->tk.lib_dir) {
 		s->status = "skipped";
-		s->detail = jf->tk.cuda_home ? arena_printf(&f->arena, "no nvcc at %s/bin/nvcc",
-							    jf->tk.cuda_home)
-					     : "torch would find no CUDA toolkit (CUDA_HOME is None)";
+		s->detail = jf->tk.cuda_home
+				    ? arena_printf(&f->arena, "no nvcc at %s/bin/nvcc",
+						   jf->tk.cuda_home)
+				    : "torch would find no CUDA toolkit (CUDA_HOME is None)";
 		return 0;
 	}
 	if (snprintf(dir, sizeof(dir), "%s/cuda-doctor-jit-XXXXXX", base) >= (int)sizeof(dir) ||
@@ -437,7 +441,8 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 		if (o->progress)
 			fprintf(stderr, "cuda-doctor jit: compiling a test extension with %s ...\n",
 				jf->tk.nvcc);
-		if (step(f, &nv, env, dir, o->build_timeout_ms, s, &s->compile_ms, "compile") == 0 &&
+		if (step(f, &nv, env, dir, o->build_timeout_ms, s, &s->compile_ms, "compile") ==
+			    0 &&
 		    step(f, &ln, env, dir, o->build_timeout_ms, s, &s->link_ms, "link") == 0)
 			load(f, o, dir, s);
 		if (o->progress)

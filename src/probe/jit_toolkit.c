@@ -38,7 +38,7 @@ static const char *multiarch(void)
 	struct utsname u;
 
 	return uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64-linux-gnu"
-								 : "x86_64-linux-gnu";
+							       : "x86_64-linux-gnu";
 }
 
 static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
@@ -107,7 +107,8 @@ static const char *root_version(struct cd_facts *f, const char *home, const char
 	}
 	if ((s = jit_slurp(f, pj(f, home, "include/cuda.h"), 4 << 20, &len)) &&
 	    jp_cuda_h_version((const uint8_t *)s, len, &cv) == 0)
-		return *src = "cuda.h", arena_printf(&f->arena, "%d.%d", cv / 1000, (cv % 1000) / 10);
+		return *src = "cuda.h",
+		       arena_printf(&f->arena, "%d.%d", cv / 1000, (cv % 1000) / 10);
 	return NULL;
 }
 
