@@ -260,7 +260,8 @@ static int op_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, struct c
 			return not_ready(r, "torch-arch-list-invalid", err);
 		return 0;
 	}
-	if (r->cuda_sources && !r->cpu_capable && ar->gpus_via && !strcmp(ar->gpus_via, "none"))
+	if (r->cuda_sources && !r->cpu_capable && ar->gpus_via && !ar->n_gpus &&
+	    (!strcmp(ar->gpus_via, "none") || !strcmp(ar->gpus_via, "--gpu-cc")))
 		return not_ready(r, "deepspeed-op-incompatible",
 				 "no GPU visible: DeepSpeed JIT-builds CUDA ops only when "
 				 "torch.cuda.is_available()");
