@@ -175,12 +175,13 @@ static json_t *j_smoke(const struct jit_smoke *s)
 {
 	static const char *const kinds[] = {"header",  "compiler",  "arch",
 					    "library", "not-found", "error"};
-	json_t *o, *d = json_array();
+	json_t *o, *d;
 	size_t i;
 
 	if (!s || !s->ran)
 		return json_null();
 	o = json_object();
+	d = json_array();
 	json_object_set_new(o, "status", json_str(s->status));
 	json_object_set_new(o, "stage", json_str(s->stage));
 	json_object_set_new(o, "detail", json_str(s->detail));
