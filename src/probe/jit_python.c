@@ -103,8 +103,14 @@ static void env_prefix(struct cd_facts *f, struct cd_jit_facts *jf)
 			arena_strndup(&f->arena, p, colon ? (size_t)(colon - p) : strlen(p));
 		const char *exe = dir && dir[0] == '/' ? jit_which(f, dir, "python3") : NULL;
 		if (exe) {
-			const char *prefix = pyenv_prefix(f, dir);
+			/* A venv's bin/python3 links to the base interpreter: the venv is
+			 * the directory above bin that holds pyvenv.cfg (PEP 405), so look
+			 * there before following the link. */
+			const char *prefix = pyenv_prefix(f, dir), *up = dir_name(f, dir);
 			char real[PATH_MAX];
+			if (!prefix && up && (file_exists(&f->root, join(f, up, "pyvenv.cfg")) ||
+					      has_lib_python(f, up)))
+				prefix = up;
 			if (!prefix && file_realpath(&f->root, exe, real, sizeof(real)) == 0)
 				prefix = dir_name(f, dir_name(f, real));
 			if (prefix && has_lib_python(f, prefix)) {

@@ -46,6 +46,20 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ -z "$(ls "$MARK")" ]
 }
 
+@test "no VIRTUAL_ENV: the venv of the python3 on PATH, though it links to /usr/bin" {
+	jf_healthy
+	rm "$R/opt/venv/bin/python3"
+	jf_script /usr/bin/python3.12 "Python 3.12.3"
+	ln -s /usr/bin/python3.12 "$R/opt/venv/bin/python3"
+	JF_ENV=(VIRTUAL_ENV= PATH=/opt/venv/bin:/usr/bin)
+	jf_run --json
+	[ "$status" -eq 0 ]
+	[ "$(jqr .jit.python.prefix)" = /opt/venv ]
+	[ "$(jqr .jit.python.via)" = PATH ]
+	[ "$(jqr .jit.python.kind)" = venv ]
+	[ "$(jqr .jit.python.torch.cuda)" = 12.4 ]
+}
+
 @test "golden: the jit object of the healthy fixture" {
 	jf_healthy
 	jf_run --json
