@@ -9,6 +9,7 @@
  * between leaves it, and the next load waits on it forever). */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -189,6 +190,14 @@ static void scan_root(struct cd_facts *f, struct cd_jit_facts *jf, const char *w
 		closedir(d);
 }
 
+static int by_path(const void *a, const void *b)
+{
+	const struct jit_cache_item *x = a, *y = b;
+	int c = strcmp(x->path ? x->path : "", y->path ? y->path : "");
+
+	return c ? c : (int)x->kind - (int)y->kind;
+}
+
 void jit_probe_cache(struct cd_facts *f, struct cd_jit_facts *jf, int64_t now)
 {
 	struct jit_cache *c = &jf->cache;
@@ -223,4 +232,6 @@ void jit_probe_cache(struct cd_facts *f, struct cd_jit_facts *jf, int64_t now)
 		scan(f, jf, c->root, 1, now);
 	else
 		scan_root(f, jf, py->version, want_cu, now);
+	/* readdir order is the filesystem's: sort for a deterministic report. */
+	qsort(c->items, c->n, sizeof(c->items[0]), by_path);
 }

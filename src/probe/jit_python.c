@@ -108,8 +108,9 @@ static void env_prefix(struct cd_facts *f, struct cd_jit_facts *jf)
 			 * there before following the link. */
 			const char *prefix = pyenv_prefix(f, dir), *up = dir_name(f, dir);
 			char real[PATH_MAX];
-			if (!prefix && up && (file_exists(&f->root, join(f, up, "pyvenv.cfg")) ||
-					      has_lib_python(f, up)))
+			if (!prefix && up &&
+			    (file_exists(&f->root, join(f, up, "pyvenv.cfg")) ||
+			     has_lib_python(f, up)))
 				prefix = up;
 			if (!prefix && file_realpath(&f->root, exe, real, sizeof(real)) == 0)
 				prefix = dir_name(f, dir_name(f, real));

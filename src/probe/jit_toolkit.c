@@ -301,6 +301,17 @@ static void add_root(struct cd_facts *f, struct roots *r, const char *dir, const
 	r->n++;
 }
 
+static int by_version_desc(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int c;
+
+	if (!x || !y)
+		return x ? -1 : y ? 1 : 0;
+	c = ver_cmp(y + 5, x + 5); /* after "cuda-" */
+	return c ? c : strcmp(x, y);
+}
+
 static void candidate_roots(struct cd_facts *f, struct cd_jit_facts *jf, struct roots *r)
 {
 	char home_real[PATH_MAX] = "";
@@ -315,10 +326,16 @@ static void candidate_roots(struct cd_facts *f, struct cd_jit_facts *jf, struct 
 		add_root(f, r, f->toolkit.items[i].root, home_real);
 	add_root(f, r, "/usr/local/cuda", home_real);
 	if ((d = file_opendir(&f->root, "/usr/local"))) {
+		const char *names[ROOTS_MAX];
+		size_t k = 0;
 		while ((e = readdir(d)) && n++ < 1024)
-			if (!strncmp(e->d_name, "cuda-", 5))
-				add_root(f, r, pj(f, "/usr/local", e->d_name), home_real);
+			if (!strncmp(e->d_name, "cuda-", 5) && k < ROOTS_MAX)
+				names[k++] = arena_strdup(&f->arena, e->d_name);
 		closedir(d);
+		/* Newest version first, so fixes name the newest toolkit. */
+		qsort(names, k, sizeof(names[0]), by_version_desc);
+		for (i = 0; i < k; i++)
+			add_root(f, r, pj(f, "/usr/local", names[i]), home_real);
 	}
 	add_root(f, r, "/opt/cuda", home_real);
 	add_root(f, r, jf->env.conda_prefix, home_real);
@@ -352,31 +369,46 @@ static void find_in_root(struct cd_facts *f, struct cd_jit_facts *jf, const char
 	note_elsewhere(f, x, p ? p : v);
 }
 
+static int by_name(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+static void pip_one(struct cd_facts *f, struct jit_file *x, const char *pkg)
+{
+	const char *v = NULL, *p;
+
+	if (!x->is_lib) {
+		p = pj(f, pj(f, pkg, "include"), x->name);
+		note_elsewhere(f, x, file_exists(&f->root, p) ? p : NULL);
+	} else {
+		p = lib_in(f, pj(f, pkg, "lib"), x->name, &v);
+		note_elsewhere(f, x, p ? p : v);
+	}
+}
+
+/* site-packages/nvidia/<pkg>/{include,lib}, in name order. */
 static void find_in_pip(struct cd_facts *f, struct cd_jit_facts *jf, struct jit_file *x)
 {
-	const char *base;
+	const char *base, *names[128];
 	DIR *d;
 	struct dirent *e;
-	int n = 0;
+	size_t k = 0, i;
 
 	if (!jf->py.site_packages)
 		return;
 	base = pj(f, jf->py.site_packages, "nvidia");
 	if (!(d = file_opendir(&f->root, base)))
 		return;
-	while ((e = readdir(d)) && n++ < 128) {
-		const char *pkg = pj(f, base, e->d_name), *v = NULL, *p;
-		if (e->d_name[0] == '.')
-			continue;
-		if (!x->is_lib) {
-			p = pj(f, pj(f, pkg, "include"), x->name);
-			note_elsewhere(f, x, file_exists(&f->root, p) ? p : NULL);
-		} else {
-			p = lib_in(f, pj(f, pkg, "lib"), x->name, &v);
-			note_elsewhere(f, x, p ? p : v);
-		}
-	}
+	while ((e = readdir(d)) && k < 128)
+		if (e->d_name[0] != '.')
+			names[k++] = arena_strdup(&f->arena, e->d_name);
 	closedir(d);
+	qsort(names, k, sizeof(names[0]), by_name);
+	for (i = 0; i < k; i++)
+		pip_one(f, x, pj(f, base, names[i]));
 }
 
 static void elsewhere(struct cd_facts *f, struct cd_jit_facts *jf, const struct roots *r)
