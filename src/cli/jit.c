@@ -135,10 +135,15 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 		op_names(&f->arena, ops);
 		goto out;
 	}
-	env_probe(f);
-	toolkit_probe(f);
-	if (!a->gpu_cc)
-		driver_probe(f);
+	if (a->gpu_cc) {
+		/* The GPUs are given: everything but the driver query. */
+		host_probe(f);
+		container_probe(f);
+		env_probe(f);
+		toolkit_probe(f);
+	} else {
+		probe_all(f);
+	}
 	jit_probe(f, jf, &po);
 	if (smoke) {
 		struct jit_smoke_opts so = {a->build_timeout_s * 1000, opts->timeout_ms,
@@ -178,6 +183,11 @@ int cmd_jit(int argc, char **argv, struct cd_opts *opts)
 	if (root_init(&f.root, opts->root, &err)) {
 		facts_free(&f);
 		return cli_usage_error(NULL, "%s", err.msg);
+	}
+	if (opts->env && !file_is_dir(&f.root, opts->env)) {
+		facts_free(&f);
+		return cli_usage_error("jit", "--env %s: no such directory%s", opts->env,
+				       opts->root ? " under --root" : "");
 	}
 	rc = run(&f, &a, opts);
 	facts_free(&f);

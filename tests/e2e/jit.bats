@@ -366,6 +366,16 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$status" -eq 2 ]
 }
 
+@test "--env names the environment; a missing one is a usage error" {
+	jf_healthy
+	jf_run --json --env /opt/venv
+	[ "$status" -eq 0 ]
+	[ "$(jqr .jit.python.via)" = --env ]
+	jf_run --env /opt/nope
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--env /opt/nope: no such directory under --root"* ]]
+}
+
 @test "--compile is refused under --root" {
 	jf_healthy
 	jf_run --compile
