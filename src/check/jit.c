@@ -173,7 +173,7 @@ static const struct jit_alt_compiler *older_compiler(const struct cd_jit_facts *
 }
 
 static void compiler_fixes(const struct cd_jit_facts *jf, struct cd_finding *x, struct cd_arena *a,
-			   const char *family, int max)
+			   const char *family, int max, int for_nvcc)
 {
 	const struct jit_alt_compiler *alt = older_compiler(jf, family, max);
 
@@ -188,9 +188,11 @@ static void compiler_fixes(const struct cd_jit_facts *jf, struct cd_finding *x, 
 			    max, max, max, max);
 		finding_fix(x, a, "conda install -c conda-forge 'gxx_linux-64=%d'", max);
 	}
-	finding_fix(x, a,
-		    "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   # last resort, at "
-		    "your own risk");
+	if (for_nvcc)
+		finding_fix(x, a,
+			    "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   # last "
+			    "resort, at "
+			    "your own risk");
 }
 
 static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_findings *out)
@@ -224,7 +226,7 @@ static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_finding
 			       strcmp(h->family, "clang") ? "GNU" : "clang", h->family, max);
 		finding_evidence(x, out->arena, "%s: %s (from %s; version from %s)", h->role,
 				 h->path, h->via, or_(h->version_source, "?"));
-		compiler_fixes(jf, x, out->arena, h->family, max);
+		compiler_fixes(jf, x, out->arena, h->family, max, 1);
 	}
 	tmax = jit_kb_max_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family, 1);
 	if (c->path && tmax > 0 && c->major > tmax && !jf->env.dont_check_abi) {
@@ -240,7 +242,7 @@ static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_finding
 			"installed version of %s (%s) is greater than the maximum required "
 			"version by CUDA %d.%d'; JIT load() does not check.",
 			c->command, c->version, jf->tk.nvcc_major, jf->tk.nvcc_minor);
-		compiler_fixes(jf, x, out->arena, c->family, tmax);
+		compiler_fixes(jf, x, out->arena, c->family, tmax, 0);
 		finding_fix(x, out->arena, "export TORCH_DONT_CHECK_COMPILER_ABI=1");
 	}
 }
@@ -366,11 +368,23 @@ static void check_files(const struct cd_jit_facts *jf, const struct jit_ops *ops
 					      n > 2 ? "s are" : " is")
 			       : " is",
 			 jf->tk.cuda_home);
-	finding_detail(x, out->arena,
-		       "A build fails with 'fatal error: %s: No such file or directory' (headers) "
-		       "or 'cannot find -l...' (libraries). torch adds -I %s and -L %s; "
-		       "ds_report can still print [OKAY] for such ops.",
-		       names[0], jf->tk.include_dir, jf->tk.lib_dir);
+	{
+		const struct jit_file *first = jit_file_get(jf, names[0]);
+		char lib[96];
+		if (first && first->is_lib)
+			str_ncopy(lib, sizeof(lib), first->name + 3, strlen(first->name) - 6);
+		finding_detail(
+			x, out->arena,
+			first && first->is_lib
+				? "The link fails with 'cannot find -l%s'. torch links with -L %s; "
+				  "ds_report can still print [OKAY] for such ops."
+				: "A build fails with 'fatal error: %s: No such file or "
+				  "directory'. "
+				  "torch compiles with -I %s; ds_report can still print [OKAY] for "
+				  "such ops.",
+			first && first->is_lib ? lib : names[0],
+			first && first->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
+	}
 	for (i = 0; i < n; i++) {
 		const struct jit_file *f = jit_file_get(jf, names[i]);
 		struct cd_buf b;

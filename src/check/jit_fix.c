@@ -61,8 +61,10 @@ static void collect(const char *const *files, size_t n, int ma, int mi, struct p
 			subst(apt, sizeof(apt), kb_tsv_get(t, "apt"), ma, mi);
 			add_word(&p->apt, apt);
 			add_word(&p->conda, kb_tsv_get(t, "conda"));
-			add_word(&p->pip,
-				 ma >= 13 ? kb_tsv_get(t, "pip_cu13") : kb_tsv_get(t, "pip_cu12"));
+			/* pip wheels carry headers, but no unversioned lib*.so for -l. */
+			if (strcmp(kb_tsv_get(t, "kind"), "library"))
+				add_word(&p->pip, ma >= 13 ? kb_tsv_get(t, "pip_cu13")
+							   : kb_tsv_get(t, "pip_cu12"));
 		}
 	}
 	free(t);

@@ -448,3 +448,34 @@ real_nvcc() {
 	[ "$(jqr .jit.host_compiler.version_source)" = -dumpfullversion ]
 	[ "$(sev host-compiler-unsupported)" = error ]
 }
+
+fake_toolkit() { # NVCC-SCRIPT-BODY: a toolkit dir (real paths, no --root) whose nvcc is a script
+	FT="$BATS_TEST_TMPDIR/ft"
+	mkdir -p "$FT/bin" "$FT/include" "$FT/lib64" "$BATS_TEST_TMPDIR/tmp"
+	printf '{"cuda_nvcc": {"version": "13.0.88"}}\n' >"$FT/version.json"
+	printf '#!/bin/sh\n%s\n' "$1" >"$FT/bin/nvcc"
+	chmod 755 "$FT/bin/nvcc"
+	command -v c++ >/dev/null || skip "no C++ compiler"
+}
+
+@test "--compile: an nvcc that hangs is killed at --build-timeout and the directory removed" {
+	fake_toolkit 'sleep 60'
+	start=$SECONDS
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" "$CD" jit --compile --json -q \
+		--gpu-cc 9.0 --build-timeout 1
+	[ $((SECONDS - start)) -lt 20 ]
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = timeout ]
+	[ "$(sev jit-smoke-failed)" = error ]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
+}
+
+@test "--compile: nvcc's 'unsupported GNU version' maps to host-compiler-unsupported" {
+	fake_toolkit 'echo "host_config.h:143:2: error: #error -- unsupported GNU version! gcc versions later than 15 are not supported!" >&2; exit 1'
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" "$CD" jit --compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = compile-failed ]
+	[ "$(jqr '.jit.smoke.diagnostics[0].kind')" = compiler ]
+	[ "$(sev host-compiler-unsupported)" = error ]
+	[[ "$(jq -r '.findings[] | select(.id == "host-compiler-unsupported") | .title' <<<"$output")" == "The test build failed: "* ]]
+}
