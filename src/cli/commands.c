@@ -34,7 +34,18 @@ static const struct cd_command commands[] = {
 	 "  --gpu-cc X.Y           compute capability of the GPUs (e.g. 7.5)\n"
 	 "  --trust-remote-code    the load passes trust_remote_code=True\n"},
 	{"ldd", cmd_planned, "resolve a shared object's dependencies as the loader would", NULL},
-	{"jit", cmd_planned, "readiness to JIT-compile CUDA extensions", NULL},
+	{"jit", cmd_jit, "readiness to JIT-compile CUDA extensions (torch, DeepSpeed)",
+	 "cuda-doctor jit [--op NAME]... [--compile] [--gpu-cc LIST] [--build-timeout SECONDS]\n"
+	 "  Will torch.utils.cpp_extension and DeepSpeed's ops JIT-compile here? The toolkit\n"
+	 "  torch would use, nvcc vs torch's CUDA, the host compiler, ninja, Python.h, the\n"
+	 "  headers and libraries each op needs, TORCH_CUDA_ARCH_LIST, the extensions cache.\n"
+	 "  --op NAME            judge only these ops (repeatable; cpp_extension, fused_adam,\n"
+	 "                       cpu_adam, fused_lamb, cpu_adagrad, transformer_inference,\n"
+	 "                       quantizer, inference_core_ops, evoformer_attn)\n"
+	 "  --compile            build, load (and on a GPU run) a test extension with the same\n"
+	 "                       nvcc, host compiler and flags torch uses (not with --root)\n"
+	 "  --gpu-cc LIST        compute capabilities to assume (9.0,8.0 or none)\n"
+	 "  --build-timeout S    bound on nvcc and on the link (default 300)\n"},
 	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
 	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
 	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},

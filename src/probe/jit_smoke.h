@@ -1,0 +1,51 @@
+/* jit_smoke: `cuda-doctor jit --compile`, a real build of a small CUDA
+ * extension the way torch.utils.cpp_extension builds one: the same nvcc
+ * (CUDA_HOME/bin/nvcc), host compiler (-ccbin $CC), -gencode flags, include
+ * directories (CUDA_HOME/include, torch's headers when present) and link
+ * (the C++ compiler, -shared, -L CUDA_HOME/lib64 -lcudart ...). The .so is
+ * then loaded in a forked child (dlopen), and on a machine with a GPU its
+ * kernel is run there, bounded by a deadline. Everything happens in a
+ * private directory made with mkdtemp under $TMPDIR (nvcc's own temporary
+ * files included) that is removed afterwards. Never used under --root. */
+#ifndef CD_JIT_SMOKE_H
+#define CD_JIT_SMOKE_H
+
+#include "format/jitparse.h"
+#include "probe/jit.h"
+
+#define JIT_SMOKE_DIAGS_MAX 8
+
+struct jit_smoke {
+	int ran;
+	const char *status; /* ok | compile-failed | link-failed | load-failed | run-failed |
+			       timeout | skipped | setup-failed */
+	const char *stage;  /* compile | link | load | run: where it stopped */
+	const char *detail; /* why it was skipped / what the child said */
+	long compile_ms, link_ms, load_ms;
+	const char *compile_cmd;
+	const char *link_cmd;
+	const char *arch_flags; /* the -gencode flags used, "" for nvcc's default */
+	const char *arch_note;	/* why nvcc's default arch was used */
+	int with_torch_headers;
+	const char *log; /* the failing step's output (tail) */
+	size_t n_diags;
+	struct jp_diag diags[JIT_SMOKE_DIAGS_MAX];
+	enum cd_tri loaded;
+	enum cd_tri kernel_ran;
+	const char *versions; /* "cudart 13000, cusparse 12.6.3, cublas 13.1.0, curand 10400" */
+	const char *tmpdir;
+	enum cd_tri cleaned;
+};
+
+struct jit_smoke_opts {
+	int build_timeout_ms; /* nvcc and the link, each */
+	int load_timeout_ms;  /* the child that loads and runs the kernel */
+	int run_kernel;	      /* a GPU is present */
+	int progress;	      /* print progress lines on stderr */
+};
+
+/* 0 when the smoke build ran (whatever its outcome, see s->status). */
+int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_smoke_opts *o,
+		  struct jit_smoke *s);
+
+#endif

@@ -1,0 +1,42 @@
+/* Fuzz target for src/format/jitparse.c and jitlog.c: every reader of the
+ * files and tool outputs `cuda-doctor jit` parses gets the same bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/jitparse.h"
+
+static int sink(const char *key, enum jp_pyval kind, const char *val, void *ctx)
+{
+	(void)key;
+	(void)val;
+	(*(int *)ctx) += (int)kind;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
+{
+	char out[256], bad[32];
+	struct jp_arch arch[JP_ARCH_MAX];
+	struct jp_diag diags[8];
+	size_t na;
+	uint32_t mask;
+	int v, acc = 0;
+
+	jp_py_assign(p, n, "__version__", out, sizeof(out));
+	jp_py_assign(p, n, "cuda", out, sizeof(out));
+	jp_py_dict(p, n, "installed_ops", sink, &acc);
+	jp_py_dict(p, n, "torch_info", sink, &acc);
+	jp_ds_minor_ok(p, n, &mask);
+	jp_kv(p, n, "version_info", '=', out, sizeof(out));
+	jp_kv(p, n, "nvcc", '=', out, 8);
+	jp_nvcc_version(p, n, out, sizeof(out));
+	jp_cuda_h_version(p, n, &v);
+	jp_version_txt(p, n, out, sizeof(out));
+	jp_version_json(p, n, out, sizeof(out));
+	jp_compiler_version(p, n, out, sizeof(out));
+	jp_find_python_version(p, n, out, sizeof(out));
+	jp_arch_list(p, n, arch, JP_ARCH_MAX, &na, bad, sizeof(bad));
+	jp_arch_list(p, n, arch, 2, &na, bad, 4);
+	jp_build_log(p, n, diags, 8);
+	return acc == -1;
+}
