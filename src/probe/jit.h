@@ -37,8 +37,10 @@ struct jit_file {
 
 struct jit_toolkit {
 	const char *cuda_home; /* torch's CUDA_HOME; NULL means None */
-	const char *via;       /* CUDA_HOME | CUDA_PATH | PATH | default | toolkit-probe */
-	const char *reason;    /* one line: why this one */
+	const char
+		*via;	/* CUDA_HOME | CUDA_PATH | PATH | default (the toolkit probe's found_via) */
+	int from_probe; /* chosen by the toolkit probe (f->toolkit.selected) */
+	const char *reason; /* one line: why this one */
 	const char *nvcc_on_path;
 	enum cd_tri home_exists;
 	const char *nvcc; /* CUDA_HOME/bin/nvcc when it exists */

@@ -50,7 +50,8 @@ static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
 	if (t->selected != CD_UNK && t->selected >= 0 && (size_t)t->selected < t->n &&
 	    t->items[t->selected].root) {
 		tk->cuda_home = t->items[t->selected].root;
-		tk->via = "toolkit-probe";
+		tk->via = t->items[t->selected].found_via;
+		tk->from_probe = 1;
 		tk->reason = t->selected_reason;
 		return;
 	}
@@ -145,9 +146,9 @@ static void nvcc_facts(struct cd_facts *f, struct cd_jit_facts *jf)
 	if (!file_is_dir(&f->root, tk->lib_dir) &&
 	    file_is_dir(&f->root, pj(f, tk->cuda_home, "lib")))
 		tk->lib_dir = pj(f, tk->cuda_home, "lib");
-	if (!strcmp(tk->via, "toolkit-probe") && f->toolkit.nvcc_version) {
+	if (tk->from_probe && f->toolkit.nvcc_version) {
 		tk->nvcc_version = f->toolkit.nvcc_version;
-		tk->nvcc_version_source = "toolkit-probe";
+		tk->nvcc_version_source = f->toolkit.items[f->toolkit.selected].nvcc_version_source;
 	} else if (tk->home_exists == CD_TRI_YES) {
 		tk->nvcc_version = root_version(f, tk->cuda_home, &src);
 		tk->nvcc_version_source = src;

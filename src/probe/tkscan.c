@@ -128,7 +128,8 @@ static const char *meta_version(struct tk_ctx *c, const char *wheel, const char 
 	return NULL;
 }
 
-static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ver)
+static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ver,
+		    const char **nvcc_src)
 {
 	struct cd_facts *f = c->f;
 	char p[PATH_MAX], v[CUDAVER_MAX];
@@ -138,14 +139,17 @@ static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ve
 	int iv;
 
 	*nvcc_ver = NULL;
+	*nvcc_src = NULL;
 	head = malloc(CUDAVER_HEADER_HEAD);
 	if (fsu_join(p, sizeof(p), c->root, "version.json") == 0 && read_small(f, p, &b) == 0) {
 		if (cudaver_json((const uint8_t *)b.p, b.len, "cuda", v, sizeof(v)) == 0) {
 			t->version = arena_strdup(&f->arena, v);
 			t->version_source = "version.json";
 		}
-		if (cudaver_json((const uint8_t *)b.p, b.len, "cuda_nvcc", v, sizeof(v)) == 0)
+		if (cudaver_json((const uint8_t *)b.p, b.len, "cuda_nvcc", v, sizeof(v)) == 0) {
 			*nvcc_ver = arena_strdup(&f->arena, v);
+			*nvcc_src = "version.json";
+		}
 		buf_free(&b);
 	}
 	if (!t->version && fsu_join(p, sizeof(p), c->root, "version.txt") == 0 &&
@@ -154,11 +158,12 @@ static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ve
 			t->version = arena_strdup(&f->arena, v);
 			t->version_source = "version.txt";
 			*nvcc_ver = t->version; /* one version for the whole toolkit then */
+			*nvcc_src = "version.txt";
 		}
 		buf_free(&b);
 	}
-	if (!*nvcc_ver)
-		*nvcc_ver = meta_version(c, "nvidia_cuda_nvcc", "cuda-nvcc");
+	if (!*nvcc_ver && (*nvcc_ver = meta_version(c, "nvidia_cuda_nvcc", "cuda-nvcc")))
+		*nvcc_src = c->meta_is_conda ? "conda-meta" : "dist-info";
 	if (!t->version && c->meta_is_conda && (t->version = meta_version(c, "", "cuda-version")))
 		t->version_source = "conda-meta";
 	for (i = 0; !t->version && i < c->n_inc && head; i++) {
@@ -264,7 +269,7 @@ void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, st
 {
 	struct tk_ctx c;
 	char real[PATH_MAX];
-	const char *nvcc_ver;
+	const char *nvcc_ver = NULL, *nvcc_src = NULL;
 
 	memset(&c, 0, sizeof(c));
 	memset(t, 0, sizeof(*t));
@@ -277,14 +282,17 @@ void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, st
 		t->realpath = arena_strdup(&f->arena, real);
 	if (t->exists == CD_TRI_YES) {
 		layout(&c, t);
-		version(&c, t, &nvcc_ver);
+		version(&c, t, &nvcc_ver, &nvcc_src);
 		nvcc(&c, t);
 		/* nvcc's own version when its metadata says, else the toolkit's: the
 		 * compiler in bin/ is the one the headers beside it came with. */
-		if (t->nvcc_path && !t->nvcc_target && !nvcc_ver && !strcmp(t->kind, "system"))
-			nvcc_ver = dpkg_nvcc(&c, t);
-		if (t->nvcc_path && !t->nvcc_target)
+		if (t->nvcc_path && !t->nvcc_target && !nvcc_ver && !strcmp(t->kind, "system") &&
+		    (nvcc_ver = dpkg_nvcc(&c, t)))
+			nvcc_src = "dpkg";
+		if (t->nvcc_path && !t->nvcc_target) {
 			t->nvcc_version = nvcc_ver ? nvcc_ver : t->version;
+			t->nvcc_version_source = nvcc_ver ? nvcc_src : t->version_source;
+		}
 	}
 	headers(&c, t);
 }

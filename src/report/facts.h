@@ -113,6 +113,9 @@ struct cd_toolkit {
 	const char *version_source; /* "version.json", "version.txt", "cuda.h" */
 	const char *nvcc_path;	    /* in-root path of bin/nvcc, NULL if absent */
 	const char *nvcc_version;   /* "13.0.88" (from version.json's cuda_nvcc) */
+	const char
+		*nvcc_version_source; /* "version.json", "version.txt", "dist-info",
+				       * "conda-meta", "dpkg", else the toolkit version's source */
 	size_t n_headers;
 	struct cd_header *headers;
 	enum cd_tri exists;	 /* the root is a directory (CUDA_HOME may name a missing one) */
