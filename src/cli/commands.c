@@ -20,7 +20,17 @@ static const struct cd_command commands[] = {
 	{"explain", cmd_planned, "diagnose an error log, cross-checked with the environment", NULL},
 	{"run", cmd_planned, "run a command, keep its output, explain it if it fails", NULL},
 	{"model", cmd_planned, "pre-flight a Hugging Face model load", NULL},
-	{"ldd", cmd_planned, "resolve a shared object's dependencies as the loader would", NULL},
+	{"ldd", cmd_ldd, "resolve a shared object's dependencies as the loader would",
+	 "cuda-doctor ldd FILE [--ld-library-path PATH] [--preload LIST] [--dlopen NAME]...\n"
+	 "                [--no-ld-so-preload] [--inhibit-cache]\n"
+	 "  Resolve FILE's dependency tree as glibc's loader would, reading files only\n"
+	 "  (nothing is loaded or run), and list the CUDA archs in FILE's .nv_fatbin.\n"
+	 "  --ld-library-path PATH  use PATH instead of $LD_LIBRARY_PATH ('' for none)\n"
+	 "  --preload LIST          use LIST instead of $LD_PRELOAD\n"
+	 "  --dlopen NAME           also resolve dlopen(NAME) called from FILE (repeatable)\n"
+	 "  --no-ld-so-preload      ignore /etc/ld.so.preload\n"
+	 "  --inhibit-cache         do not use /etc/ld.so.cache (ld.so --inhibit-cache)\n"
+	 "  Exit 1 when a dependency is not found, 2 when FILE is missing or not ELF.\n"},
 	{"jit", cmd_planned, "readiness to JIT-compile CUDA extensions", NULL},
 	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
 	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
