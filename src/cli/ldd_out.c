@@ -229,6 +229,7 @@ static json_t *j_need(const struct ldr_session *s, const struct ldr_need *n)
 	json_object_set_new(o, "path", json_str(n->path));
 	json_object_set_new(o, "rule", json_str(ldr_rule_name(n->rule)));
 	json_object_set_new(o, "tag_from", jpath(s, n->tag_from));
+	json_object_set_new(o, "loaded_here", json_boolean(n->listed_here));
 	json_object_set_new(o, "error", json_str(n->obj < 0 || n->error ? n->error : NULL));
 	json_object_set_new(o, "hwcaps_candidates", json_integer(n->hwcaps_candidates));
 	return o;
