@@ -131,8 +131,9 @@ int cmd_ldd(int argc, char **argv, struct cd_opts *opts)
 		fprintf(stderr, "cuda-doctor ldd: %s\n", err.msg);
 		rc = CD_EXIT_INTERNAL;
 	} else {
-		rc = ldd_render(&lo) ? CD_EXIT_INTERNAL
-				     : ldd_missing(&lo) ? CD_EXIT_FINDINGS : CD_EXIT_OK;
+		rc = ldd_render(&lo)	? CD_EXIT_INTERNAL
+		     : ldd_missing(&lo) ? CD_EXIT_FINDINGS
+					: CD_EXIT_OK;
 	}
 	if (fflush(stdout) != 0 && rc != CD_EXIT_USAGE)
 		rc = CD_EXIT_INTERNAL;

@@ -9,10 +9,10 @@
 #include "format/ldcache.h"
 #include "report/render.h"
 
-#define C_RED  "\033[31m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
+#define C_RED	   "\033[31m"
+#define C_DIM	   "\033[2m"
+#define C_BOLD	   "\033[1m"
+#define C_OFF	   "\033[0m"
 #define INDENT_MAX 24
 
 struct tctx {
@@ -144,7 +144,8 @@ static void text_header(const struct tctx *t)
 	if (m->runpath)
 		fprintf(t->out, "  runpath  %s\n", m->runpath);
 	if (m->nodeflib)
-		fprintf(t->out, "  flags    NODEFLIB (no ld.so.cache system entries, no default dirs)\n");
+		fprintf(t->out,
+			"  flags    NODEFLIB (no ld.so.cache system entries, no default dirs)\n");
 	if (m->error)
 		fprintf(t->out, "  error    %s\n", m->error);
 	text_archs(t);
@@ -334,7 +335,8 @@ static json_t *j_report(const struct ldd_out *lo)
 	json_object_set_new(j, "root", json_str(lo->root->is_host ? NULL : lo->root->dir));
 	a = json_object();
 	json_object_set_new(a, "class", json_integer(m->is64 ? 64 : 32));
-	json_object_set_new(a, "machine", json_str(elf_machine_name(m->machine, mbuf, sizeof(mbuf))));
+	json_object_set_new(a, "machine",
+			    json_str(elf_machine_name(m->machine, mbuf, sizeof(mbuf))));
 	json_object_set_new(a, "type", json_str(type_name(m->type)));
 	json_object_set_new(a, "soname", json_str(m->soname));
 	json_object_set_new(a, "rpath", json_str(m->rpath_tag));
@@ -352,12 +354,12 @@ static json_t *j_report(const struct ldd_out *lo)
 		json_array_append_new(a, j_obj(s, &s->objs[s->order[i]]));
 	json_object_set_new(j, "objects", a);
 	json_object_set_new(j, "not_found", json_strv(missing, nm, 1));
-	json_object_set_new(archs, "sass", j_arch_list(FATBIN_KIND_ELF, lo->arch.sum.sass,
-						       lo->arch.sum.n_sass));
-	json_object_set_new(archs, "ptx", j_arch_list(FATBIN_KIND_PTX, lo->arch.sum.ptx,
-						      lo->arch.sum.n_ptx));
-	json_object_set_new(archs, "lto", j_arch_list(FATBIN_KIND_LTOIR, lo->arch.sum.lto,
-						      lo->arch.sum.n_lto));
+	json_object_set_new(archs, "sass",
+			    j_arch_list(FATBIN_KIND_ELF, lo->arch.sum.sass, lo->arch.sum.n_sass));
+	json_object_set_new(archs, "ptx",
+			    j_arch_list(FATBIN_KIND_PTX, lo->arch.sum.ptx, lo->arch.sum.n_ptx));
+	json_object_set_new(archs, "lto",
+			    j_arch_list(FATBIN_KIND_LTOIR, lo->arch.sum.lto, lo->arch.sum.n_lto));
 	json_object_set_new(j, "archs", archs);
 	json_object_set_new(j, "fatbin", j_fatbin(&lo->arch));
 	json_object_set_new(j, "fatbin_error", json_str(lo->arch_error));

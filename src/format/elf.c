@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EHDR32 52
-#define EHDR64 64
-#define PHDR32 32
-#define PHDR64 56
-#define SHDR32 40
-#define SHDR64 64
+#define EHDR32	   52
+#define EHDR64	   64
+#define PHDR32	   32
+#define PHDR64	   56
+#define SHDR32	   40
+#define SHDR64	   64
 #define PN_XNUM	   0xffffu
 #define SHN_XINDEX 0xffffu
 
@@ -85,16 +85,18 @@ static int check_tables(struct elf_file *e, struct cd_err *err)
 				       "program header size %u is not the ELF%d size", e->phentsize,
 				       e->is64 ? 64 : 32);
 		if (!span_ok(e->s.n, e->phoff, (uint64_t)e->phnum * e->phentsize))
-			return err_set(err, CD_ERANGE, "program headers (%u at %llu) outside the file",
-				       e->phnum, (unsigned long long)e->phoff);
+			return err_set(err, CD_ERANGE,
+				       "program headers (%u at %llu) outside the file", e->phnum,
+				       (unsigned long long)e->phoff);
 	}
 	if (e->shnum) {
 		if (e->shnum > ELF_MAX_SECTIONS)
 			return err_set(err, CD_EFORMAT, "%u sections: more than %u", e->shnum,
 				       ELF_MAX_SECTIONS);
 		if (!span_ok(e->s.n, e->shoff, (uint64_t)e->shnum * e->shentsize))
-			return err_set(err, CD_ERANGE, "section headers (%u at %llu) outside the file",
-				       e->shnum, (unsigned long long)e->shoff);
+			return err_set(err, CD_ERANGE,
+				       "section headers (%u at %llu) outside the file", e->shnum,
+				       (unsigned long long)e->shoff);
 		if (e->shstrndx >= e->shnum)
 			e->shstrndx_bad = 1;
 	}
@@ -145,7 +147,8 @@ int elf_phdr_get(const struct elf_file *e, uint32_t i, struct elf_phdr *out)
 {
 	struct cd_span r;
 
-	if (i >= e->phnum || span_sub(e->s, e->phoff + (uint64_t)i * e->phentsize, e->phentsize, &r))
+	if (i >= e->phnum ||
+	    span_sub(e->s, e->phoff + (uint64_t)i * e->phentsize, e->phentsize, &r))
 		return CD_ERANGE;
 	out->type = (uint32_t)f32(e, r, 0);
 	out->flags = (uint32_t)f32(e, r, e->is64 ? 4 : 24);
@@ -177,7 +180,8 @@ static int shdr_raw(const struct elf_file *e, uint32_t i, struct elf_shdr *out, 
 {
 	struct cd_span r;
 
-	if (i >= e->shnum || span_sub(e->s, e->shoff + (uint64_t)i * e->shentsize, e->shentsize, &r))
+	if (i >= e->shnum ||
+	    span_sub(e->s, e->shoff + (uint64_t)i * e->shentsize, e->shentsize, &r))
 		return CD_ERANGE;
 	shdr_fill(e, r, out, name_off);
 	return 0;

@@ -31,13 +31,7 @@ enum {
 };
 
 /* p_type */
-enum {
-	ELF_PT_LOAD = 1,
-	ELF_PT_DYNAMIC = 2,
-	ELF_PT_INTERP = 3,
-	ELF_PT_NOTE = 4,
-	ELF_PT_PHDR = 6
-};
+enum { ELF_PT_LOAD = 1, ELF_PT_DYNAMIC = 2, ELF_PT_INTERP = 3, ELF_PT_NOTE = 4, ELF_PT_PHDR = 6 };
 
 /* sh_type */
 enum {

@@ -8,10 +8,10 @@
 #include "format/elf.h"
 
 struct dyn_src {
-	struct cd_span dyn;	/* the array of Elf_Dyn */
-	struct cd_span strtab;	/* empty until found */
-	int from_sections;	/* no PT_DYNAMIC: .dynamic and its sh_link */
-	uint32_t strtab_link;	/* sh_link of .dynamic when from_sections */
+	struct cd_span dyn;    /* the array of Elf_Dyn */
+	struct cd_span strtab; /* empty until found */
+	int from_sections;     /* no PT_DYNAMIC: .dynamic and its sh_link */
+	uint32_t strtab_link;  /* sh_link of .dynamic when from_sections */
 };
 
 static uint64_t rd(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
@@ -89,8 +89,7 @@ static int find_strtab(const struct elf_file *e, struct dyn_src *d, struct cd_er
 			size = val;
 		}
 	}
-	if (!d->from_sections && have_addr && size &&
-	    elf_vaddr_to_offset(e, addr, size, &off) == 0)
+	if (!d->from_sections && have_addr && size && elf_vaddr_to_offset(e, addr, size, &off) == 0)
 		return span_sub(e->s, off, size, &d->strtab);
 	if (d->from_sections && d->strtab_link && elf_shdr_get(e, d->strtab_link, &sh) == 0 &&
 	    sh.type == ELF_SHT_STRTAB && elf_section_data(e, &sh, &d->strtab) == 0)
@@ -148,7 +147,9 @@ int elf_dynamic_read(const struct elf_file *e, struct cd_arena *a, struct elf_dy
 		return err_set(err, CD_ENOMEM, "out of memory");
 	for (i = 0; dyn_entry(e, &d, i, &tag, &val) == 0 && tag != ELF_DT_NULL; i++) {
 		switch (tag) {
-		case ELF_DT_NEEDED: rc = dyn_str(a, &d, val, &out->needed[out->n_needed++], err); break;
+		case ELF_DT_NEEDED:
+			rc = dyn_str(a, &d, val, &out->needed[out->n_needed++], err);
+			break;
 		case ELF_DT_SONAME: rc = dyn_str(a, &d, val, &out->soname, err); break;
 		case ELF_DT_RPATH: rc = dyn_str(a, &d, val, &out->rpath, err); break;
 		case ELF_DT_RUNPATH: rc = dyn_str(a, &d, val, &out->runpath, err); break;

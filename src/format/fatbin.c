@@ -86,7 +86,8 @@ static int read_entry(const uint8_t *p, size_t n, uint64_t off, uint64_t end,
 		      struct fatbin_entry *e, struct cd_err *err)
 {
 	if (!span_ok(end, off, FATBIN_ENTRY_MIN))
-		return err_set(err, CD_ERANGE, "fatbin entry header at %llu runs past its container",
+		return err_set(err, CD_ERANGE,
+			       "fatbin entry header at %llu runs past its container",
 			       (unsigned long long)off);
 	memset(e, 0, sizeof(*e));
 	e->offset = off;
@@ -106,9 +107,10 @@ static int read_entry(const uint8_t *p, size_t n, uint64_t off, uint64_t end,
 		return err_set(err, CD_EFORMAT, "fatbin entry at %llu: header size %u",
 			       (unsigned long long)off, e->header_size);
 	if (!span_ok(end, off + e->header_size, e->payload_size))
-		return err_set(err, CD_ERANGE,
-			       "fatbin entry at %llu: payload of %llu bytes runs past its container",
-			       (unsigned long long)off, (unsigned long long)e->payload_size);
+		return err_set(
+			err, CD_ERANGE,
+			"fatbin entry at %llu: payload of %llu bytes runs past its container",
+			(unsigned long long)off, (unsigned long long)e->payload_size);
 	return 0;
 }
 
@@ -141,8 +143,8 @@ static uint64_t next_container(const uint8_t *p, size_t n, uint64_t off)
 	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
 }
 
-int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
-		struct fatbin_summary *s, struct cd_err *err)
+int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
+		struct cd_err *err)
 {
 	uint64_t off = 0, at, hsize, fsize;
 	int rc;
@@ -186,8 +188,9 @@ int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struc
 void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap)
 {
 	static const char *const var[] = {"", "a", "f", "?"};
-	const char *pre = kind == FATBIN_KIND_PTX ? "compute" : kind == FATBIN_KIND_LTOIR ? "lto"
-												 : "sm";
+	const char *pre = kind == FATBIN_KIND_PTX     ? "compute"
+			  : kind == FATBIN_KIND_LTOIR ? "lto"
+						      : "sm";
 
 	snprintf(buf, cap, "%s_%u%s", pre, key / 4, var[key % 4]);
 }

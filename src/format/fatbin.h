@@ -13,21 +13,21 @@
 
 #include "core/err.h"
 
-#define FATBIN_MAGIC	0xBA55ED50u /* fatbinary.h: FATBIN_MAGIC */
-#define FATBIN_HDR_SIZE 16u	    /* struct fatBinaryHeader */
-#define FATBIN_ENTRY_MIN 64u	    /* the fixed part of an entry header */
+#define FATBIN_MAGIC	 0xBA55ED50u /* fatbinary.h: FATBIN_MAGIC */
+#define FATBIN_HDR_SIZE	 16u	     /* struct fatBinaryHeader */
+#define FATBIN_ENTRY_MIN 64u	     /* the fixed part of an entry header */
 
 /* Entry kinds (the first field of an entry header). */
 enum { FATBIN_KIND_PTX = 1, FATBIN_KIND_ELF = 2, FATBIN_KIND_LTOIR = 8 };
 
 /* Entry flags, as written by CUDA's fatbinary (see fatbin.c for sources). */
-#define FATBIN_FLAG_64BIT	   0x0000001ull
-#define FATBIN_FLAG_DEBUG	   0x0000002ull
-#define FATBIN_FLAG_LINUX	   0x0000010ull
+#define FATBIN_FLAG_64BIT	  0x0000001ull
+#define FATBIN_FLAG_DEBUG	  0x0000002ull
+#define FATBIN_FLAG_LINUX	  0x0000010ull
 #define FATBIN_FLAG_COMPRESS_LZ4  0x0002000ull
 #define FATBIN_FLAG_COMPRESS_ZSTD 0x0008000ull
 #define FATBIN_FLAG_ARCH_SPECIFIC 0x0100000ull /* sm_XYa / compute_XYa */
-#define FATBIN_FLAG_FAMILY	   0x0200000ull /* sm_XYf / compute_XYf */
+#define FATBIN_FLAG_FAMILY	  0x0200000ull /* sm_XYf / compute_XYf */
 
 /* Target variant of an arch: plain, arch-specific 'a', family 'f'. */
 enum { FATBIN_VAR_NONE = 0, FATBIN_VAR_A = 1, FATBIN_VAR_F = 2 };
@@ -37,15 +37,15 @@ struct fatbin_entry {
 	uint16_t kind;
 	uint32_t header_size;
 	uint64_t payload_size;
-	uint32_t arch; /* 90 for sm_90 / compute_90 */
-	int variant;   /* FATBIN_VAR_* */
+	uint32_t arch;			 /* 90 for sm_90 / compute_90 */
+	int variant;			 /* FATBIN_VAR_* */
 	uint16_t code_major, code_minor; /* cubin ABI or PTX ISA version */
 	uint64_t flags;
 	int compressed;
 };
 
 /* An arch key orders sm_90 < sm_90a < sm_90f < sm_100: arch * 4 + variant. */
-#define FATBIN_KEY(arch, var) ((uint32_t)(arch) * 4u + (uint32_t)(var))
+#define FATBIN_KEY(arch, var) ((uint32_t)(arch)*4u + (uint32_t)(var))
 #define FATBIN_MAX_ARCHS      128
 
 struct fatbin_summary {
@@ -65,8 +65,8 @@ struct fatbin_summary {
 typedef int (*fatbin_entry_fn)(const struct fatbin_entry *ent, void *ctx);
 
 /* Walk every container in p[0..n). s (optional) is filled as entries pass. */
-int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
-		struct fatbin_summary *s, struct cd_err *err);
+int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
+		struct cd_err *err);
 /* fatbin_walk with only the summary. */
 int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err);
 

@@ -168,20 +168,33 @@ int32_t ldc_flags_for(uint16_t machine, int is64)
 {
 	switch (machine) {
 	case 62: return is64 ? LDC_FLAG_X8664_LIB64 | 3 : LDC_FLAG_X8664_LIBX32 | 3; /* x86-64 */
-	case 183: return is64 ? LDC_FLAG_AARCH64_LIB64 | 3 : -1;		      /* AArch64 */
-	case 3: return LDC_FLAG_ELF_LIBC6;					      /* i386 */
-	case 21: return is64 ? LDC_FLAG_POWERPC_LIB64 | 3 : -1;			      /* ppc64 */
-	case 22: return is64 ? LDC_FLAG_S390_LIB64 | 3 : -1;			      /* s390x */
+	case 183: return is64 ? LDC_FLAG_AARCH64_LIB64 | 3 : -1;		     /* AArch64 */
+	case 3: return LDC_FLAG_ELF_LIBC6;					     /* i386 */
+	case 21: return is64 ? LDC_FLAG_POWERPC_LIB64 | 3 : -1;			     /* ppc64 */
+	case 22: return is64 ? LDC_FLAG_S390_LIB64 | 3 : -1;			     /* s390x */
 	default: return -1;
 	}
 }
 
 void ldc_flags_text(int32_t flags, char *buf, size_t cap)
 {
-	static const char *const abi[] = {
-		"",	  ",64bit", ",IA-64",	   ",x86-64",	  ",64bit",	  ",64bit",
-		",N32",	  ",64bit", ",x32",	   ",hard-float", ",AArch64",	  ",soft-float",
-		",nan2008", ",N32,nan2008", ",64bit,nan2008", ",soft-float", ",double-float"};
+	static const char *const abi[] = {"",
+					  ",64bit",
+					  ",IA-64",
+					  ",x86-64",
+					  ",64bit",
+					  ",64bit",
+					  ",N32",
+					  ",64bit",
+					  ",x32",
+					  ",hard-float",
+					  ",AArch64",
+					  ",soft-float",
+					  ",nan2008",
+					  ",N32,nan2008",
+					  ",64bit,nan2008",
+					  ",soft-float",
+					  ",double-float"};
 	static const char *const type[] = {"libc4", "ELF", "libc5", "libc6"};
 	unsigned t = (unsigned)flags & LDC_FLAG_TYPE_MASK;
 	unsigned r = ((unsigned)flags & LDC_FLAG_REQUIRED_MASK) >> 8;

@@ -19,23 +19,23 @@
 
 /* Entry flags (glibc sysdeps/generic/ldconfig.h): the low byte is the type,
  * the next byte the ABI the object needs. */
-#define LDC_FLAG_TYPE_MASK    0x00ff
-#define LDC_FLAG_ELF	      0x0001
-#define LDC_FLAG_ELF_LIBC5    0x0002
-#define LDC_FLAG_ELF_LIBC6    0x0003
+#define LDC_FLAG_TYPE_MASK     0x00ff
+#define LDC_FLAG_ELF	       0x0001
+#define LDC_FLAG_ELF_LIBC5     0x0002
+#define LDC_FLAG_ELF_LIBC6     0x0003
 #define LDC_FLAG_REQUIRED_MASK 0xff00
-#define LDC_FLAG_SPARC_LIB64  0x0100
-#define LDC_FLAG_IA64_LIB64   0x0200
-#define LDC_FLAG_X8664_LIB64  0x0300
-#define LDC_FLAG_S390_LIB64   0x0400
+#define LDC_FLAG_SPARC_LIB64   0x0100
+#define LDC_FLAG_IA64_LIB64    0x0200
+#define LDC_FLAG_X8664_LIB64   0x0300
+#define LDC_FLAG_S390_LIB64    0x0400
 #define LDC_FLAG_POWERPC_LIB64 0x0500
 #define LDC_FLAG_MIPS64_LIBN32 0x0600
 #define LDC_FLAG_MIPS64_LIBN64 0x0700
-#define LDC_FLAG_X8664_LIBX32 0x0800
-#define LDC_FLAG_ARM_LIBHF    0x0900
+#define LDC_FLAG_X8664_LIBX32  0x0800
+#define LDC_FLAG_ARM_LIBHF     0x0900
 #define LDC_FLAG_AARCH64_LIB64 0x0a00
-#define LDC_FLAG_ARM_LIBSF    0x0b00
-#define LDC_FLAG_RISCV_DOUBLE 0x1000
+#define LDC_FLAG_ARM_LIBSF     0x0b00
+#define LDC_FLAG_RISCV_DOUBLE  0x1000
 
 /* hwcap bit 62 marks a glibc-hwcaps subdirectory entry (glibc 2.33+). */
 #define LDC_HWCAP_EXTENSION (1ull << 62)

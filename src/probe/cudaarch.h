@@ -15,8 +15,8 @@ struct cudaarch {
 	const char *section; /* its name (static string), NULL if none */
 	uint64_t bytes;	     /* its size */
 	struct fatbin_summary sum;
-	int walk_rc;		  /* 0, or the CD_E* that stopped the walk */
-	char walk_error[160];	  /* its message; "" when walk_rc is 0 */
+	int walk_rc;	      /* 0, or the CD_E* that stopped the walk */
+	char walk_error[160]; /* its message; "" when walk_rc is 0 */
 };
 
 /* From a parsed ELF image. Only a file whose sections cannot be read fails;

@@ -21,10 +21,9 @@ struct ldr_alias {
 	struct ldr_alias *next;
 };
 
-static const char *const rule_names[] = {NULL,	    "main",	"preload",
-					 "loaded",  "path",	"rpath",
-					 "ld_library_path", "runpath", "ld_so_cache",
-					 "default"};
+static const char *const rule_names[] = {NULL,		"main",	  "preload",	     "loaded",
+					 "path",	"rpath",  "ld_library_path", "runpath",
+					 "ld_so_cache", "default"};
 
 const char *ldr_rule_name(enum ldr_rule r)
 {
@@ -251,8 +250,7 @@ static void preload_list(struct ldr_session *s, const char *list, const char *se
 	while (*p) {
 		size_t len = strcspn(p, seps);
 		if (len) {
-			ni = resolve_one(s, arena_strndup(s->a, p, len), s->main,
-					 LDR_KIND_PRELOAD);
+			ni = resolve_one(s, arena_strndup(s->a, p, len), s->main, LDR_KIND_PRELOAD);
 			if (ni >= 0 && s->needs[ni].obj >= 0) {
 				s->needs[ni].rule = LDR_RULE_PRELOAD;
 				s->objs[s->needs[ni].obj].is_preload = 1;
@@ -365,8 +363,7 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	return 0;
 }
 
-int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj,
-	       struct cd_err *err)
+int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj, struct cd_err *err)
 {
 	size_t from = s->n_objs;
 	int ni;

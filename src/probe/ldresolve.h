@@ -42,10 +42,10 @@ enum ldr_kind { LDR_KIND_NEEDED = 0, LDR_KIND_PRELOAD, LDR_KIND_DLOPEN };
 struct ldr_alias;
 
 struct ldr_obj {
-	const char *name;   /* the name it was first requested under */
-	const char *path;   /* in-root path as the loader names it (its l_name) */
-	const char *soname; /* DT_SONAME, NULL if none */
-	const char *origin; /* what $ORIGIN expands to in its tags */
+	const char *name;      /* the name it was first requested under */
+	const char *path;      /* in-root path as the loader names it (its l_name) */
+	const char *soname;    /* DT_SONAME, NULL if none */
+	const char *origin;    /* what $ORIGIN expands to in its tags */
 	const char *rpath;     /* DT_RPATH in force: NULL if absent or overridden by RUNPATH */
 	const char *rpath_tag; /* DT_RPATH as written, even when RUNPATH overrides it */
 	const char *runpath;
@@ -61,7 +61,7 @@ struct ldr_obj {
 	int is64;
 	dev_t dev;
 	ino_t ino;
-	const char *error; /* its dynamic section could not be read */
+	const char *error;	   /* its dynamic section could not be read */
 	struct ldr_alias *aliases; /* every name it was requested under */
 	/* search lists, expanded on first use */
 	int rpath_done, runpath_done;
@@ -136,8 +136,7 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err);
 /* dlopen(name) called from objs[caller] once the program is loaded: the
  * caller's search rules find the object; its own tree then loads with its
  * own rules. *obj is the object index or -1; the need is the last added. */
-int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj,
-	       struct cd_err *err);
+int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj, struct cd_err *err);
 void ldr_free(struct ldr_session *s);
 
 const char *ldr_rule_name(enum ldr_rule r); /* "rpath", ...; NULL for NONE */
