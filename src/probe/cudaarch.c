@@ -1,22 +1,51 @@
 /* cudaarch: see cudaarch.h. Section names from CUDA's fatbinary_section.h:
  * FATBIN_DATA_SECTION_NAME ".nv_fatbin" (linked code) and
- * FATBIN_PRELINK_DATA_SECTION_NAME "__nv_relfatbin" (relocatable code). */
+ * FATBIN_PRELINK_DATA_SECTION_NAME "__nv_relfatbin" (relocatable code).
+ * When the file is mapped here, pages behind the walk are dropped from the
+ * mapping as it goes (they stay in the page cache), so listing the archs of
+ * a 300 MB fatbin does not show up as 300 MB of resident memory. */
 #include "probe/cudaarch.h"
 
-#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/str.h"
 #include "probe/fmap.h"
 
-#define FILE_MAX ((size_t)1 << 36)
+#define FILE_MAX     ((size_t)1 << 36)
+#define RELEASE_STEP ((uint64_t)4 << 20)
 
-int cudaarch_from_elf(const struct elf_file *e, struct cudaarch *out, struct cd_err *err)
+struct release {
+	const uint8_t *data; /* the section, inside the mapping */
+	uint64_t done;	     /* section bytes already released */
+	uintptr_t page;
+};
+
+static int release_behind(const struct fatbin_entry *e, void *ctx)
+{
+	struct release *r = ctx;
+	uintptr_t from, to;
+
+	if (!r->data || e->offset < r->done + RELEASE_STEP)
+		return 0;
+	from = ((uintptr_t)(r->data + r->done) + r->page - 1) & ~(r->page - 1);
+	to = (uintptr_t)(r->data + e->offset) & ~(r->page - 1);
+	if (to > from)
+		(void)madvise((void *)from, to - from, MADV_DONTNEED);
+	r->done = e->offset;
+	return 0;
+}
+
+static int from_elf(const struct elf_file *e, struct cudaarch *out, int mapped,
+		    struct cd_err *err)
 {
 	static const char *const names[] = {".nv_fatbin", "__nv_relfatbin"};
+	struct release rel = {NULL, 0, 4096};
 	struct elf_shdr sh;
 	struct cd_span data;
 	struct cd_err werr = {0};
+	long pg = sysconf(_SC_PAGESIZE);
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -30,10 +59,19 @@ int cudaarch_from_elf(const struct elf_file *e, struct cudaarch *out, struct cd_
 	out->has_fatbin = 1;
 	out->section = names[i];
 	out->bytes = data.n;
-	out->walk_rc = fatbin_summarize(data.p, data.n, &out->sum, &werr);
+	if (mapped && pg > 0 && !(pg & (pg - 1))) {
+		rel.data = data.p;
+		rel.page = (uintptr_t)pg;
+	}
+	out->walk_rc = fatbin_walk(data.p, data.n, release_behind, &rel, &out->sum, &werr);
 	if (out->walk_rc)
 		str_copy(out->walk_error, sizeof(out->walk_error), werr.msg);
 	return 0;
+}
+
+int cudaarch_from_elf(const struct elf_file *e, struct cudaarch *out, struct cd_err *err)
+{
+	return from_elf(e, out, 0, err);
 }
 
 int cudaarch_read(const struct cd_root *r, const char *path, struct cudaarch *out,
@@ -49,7 +87,7 @@ int cudaarch_read(const struct cd_root *r, const char *path, struct cudaarch *ou
 		return rc;
 	rc = elf_parse(m.p, m.n, &e, err);
 	if (!rc)
-		rc = cudaarch_from_elf(&e, out, err);
+		rc = from_elf(&e, out, m.base != NULL, err);
 	fmap_close(&m);
 	return rc;
 }
