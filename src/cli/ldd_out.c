@@ -190,6 +190,9 @@ static void text_out(const struct ldd_out *lo, FILE *out, int color)
 				fprintf(out, " %s", lo->s.needs[i].name);
 	}
 	fputc('\n', out);
+	if (lo->s.truncated)
+		fprintf(out, "note: stopped at %d objects / %d needs; the rest was not followed\n",
+			LDR_MAX_OBJECTS, LDR_MAX_NEEDS);
 	if (lo->s.cache_error && strcmp(lo->s.cache_error, "absent") != 0)
 		fprintf(out, "note: /etc/ld.so.cache not used: %s\n", lo->s.cache_error);
 }
@@ -354,6 +357,7 @@ static json_t *j_report(const struct ldd_out *lo)
 		json_array_append_new(a, j_obj(s, &s->objs[s->order[i]]));
 	json_object_set_new(j, "objects", a);
 	json_object_set_new(j, "not_found", json_strv(missing, nm, 1));
+	json_object_set_new(j, "truncated", json_boolean(s->truncated));
 	json_object_set_new(archs, "sass",
 			    j_arch_list(FATBIN_KIND_ELF, lo->arch.sum.sass, lo->arch.sum.n_sass));
 	json_object_set_new(archs, "ptx",

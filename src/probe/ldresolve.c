@@ -82,8 +82,10 @@ static int grow(void **p, size_t *cap, size_t n, size_t size, size_t max)
 static int new_obj(struct ldr_session *s)
 {
 	if (grow((void **)&s->objs, &s->cap_objs, s->n_objs, sizeof(*s->objs), LDR_MAX_OBJECTS) ||
-	    grow((void **)&s->order, &s->cap_order, s->n_order, sizeof(*s->order), LDR_MAX_OBJECTS))
+	    grow((void **)&s->order, &s->cap_order, s->n_order, sizeof(*s->order), LDR_MAX_OBJECTS)) {
+		s->truncated = 1;
 		return -1;
+	}
 	memset(&s->objs[s->n_objs], 0, sizeof(s->objs[0]));
 	s->objs[s->n_objs].loader = -1;
 	return (int)s->n_objs++;
@@ -91,8 +93,12 @@ static int new_obj(struct ldr_session *s)
 
 static void add_alias(struct ldr_session *s, int i, const char *name)
 {
-	struct ldr_alias *al = arena_alloc(s->a, sizeof(*al));
+	struct ldr_alias *al;
 
+	for (al = s->objs[i].aliases; al; al = al->next)
+		if (!strcmp(al->name, name))
+			return;
+	al = arena_alloc(s->a, sizeof(*al));
 	if (!al)
 		return;
 	al->name = arena_strdup(s->a, name);
@@ -196,8 +202,10 @@ static int resolve_one(struct ldr_session *s, const char *name, int by, enum ldr
 	struct ldr_need *need;
 	int ni, hit;
 
-	if (grow((void **)&s->needs, &s->cap_needs, s->n_needs, sizeof(*s->needs), LDR_MAX_NEEDS))
+	if (grow((void **)&s->needs, &s->cap_needs, s->n_needs, sizeof(*s->needs), LDR_MAX_NEEDS)) {
+		s->truncated = 1;
 		return -1;
+	}
 	ni = (int)s->n_needs++;
 	need = &s->needs[ni];
 	memset(need, 0, sizeof(*need));
@@ -206,8 +214,10 @@ static int resolve_one(struct ldr_session *s, const char *name, int by, enum ldr
 	need->by = by;
 	need->obj = -1;
 	need->tag_from = -1;
-	hit = lookup_loaded(s, name);
-	if (hit >= 0) {
+	hit = *name ? lookup_loaded(s, name) : -1;
+	if (!*name) {
+		need->error = "empty library name";
+	} else if (hit >= 0) {
 		need->obj = hit;
 		need->rule = LDR_RULE_LOADED;
 		add_alias(s, hit, name);

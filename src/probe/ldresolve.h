@@ -104,8 +104,9 @@ struct ldr_platform {
 	int32_t cache_flags; /* ld.so.cache flags it accepts; -1 unknown */
 };
 
-#define LDR_MAX_OBJECTS 4096
-#define LDR_MAX_NEEDS	65536
+/* Caps on one session: a real process maps a few hundred objects. */
+#define LDR_MAX_OBJECTS 2048
+#define LDR_MAX_NEEDS	32768
 
 struct ldr_session {
 	const struct cd_root *root;
@@ -126,6 +127,7 @@ struct ldr_session {
 	size_t n_llp;
 	int main;
 	int rtld;
+	int truncated; /* a cap was hit: some needs were not followed */
 };
 
 void ldr_init(struct ldr_session *s, const struct cd_root *root, const struct ldr_config *cfg,

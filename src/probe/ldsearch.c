@@ -83,9 +83,13 @@ enum ldr_try ldr_try_file(struct ldr_session *s, const char *path, const char *n
 	rc = fmap_open(s->root, ldr_fs_path(s, path), MAP_MAX, &m, &err);
 	if (rc == CD_ENOENT)
 		return LDR_TRY_NOENT;
+	if (rc && file_is_dir(s->root, ldr_fs_path(s, path))) {
+		*why = "cannot read file data: Is a directory"; /* open works, read fails */
+		return LDR_TRY_FATAL;
+	}
 	if (rc) {
 		*why = arena_strdup(s->a, err.msg);
-		return LDR_TRY_SKIP; /* unreadable (EACCES, a directory): glibc goes on */
+		return LDR_TRY_SKIP; /* unreadable (EACCES): glibc goes on */
 	}
 	t = verify(&s->plat, m.p, m.n, why);
 	if (t == LDR_TRY_OK) {
