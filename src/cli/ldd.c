@@ -18,6 +18,7 @@ struct ldd_args {
 	struct ldr_config cfg;
 	const char *dlopen[DLOPEN_MAX];
 	size_t n_dlopen;
+	enum cudaarch_scan scan;
 };
 
 static const char *env_get(const struct cd_opts *o, const char *name)
@@ -71,6 +72,10 @@ static int parse_args(int argc, char **argv, const struct cd_opts *o, struct ldd
 			a->cfg.no_etc_preload = 1;
 		} else if (!strcmp(argv[i], "--inhibit-cache")) {
 			a->cfg.inhibit_cache = 1;
+		} else if (!strcmp(argv[i], "--scan-data")) {
+			a->scan = CUDAARCH_SCAN_ALWAYS;
+		} else if (!strcmp(argv[i], "--no-scan-data")) {
+			a->scan = CUDAARCH_SCAN_NEVER;
 		} else if (!strcmp(argv[i], "--")) {
 			continue;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -97,7 +102,7 @@ static int run(struct ldd_out *lo, struct ldd_args *a, struct cd_err *err)
 		return rc;
 	for (i = 0; i < a->n_dlopen; i++)
 		ldr_dlopen(&lo->s, lo->s.main, a->dlopen[i], &obj, err);
-	rc = cudaarch_read(lo->root, lo->s.objs[lo->s.main].path, &lo->arch, err);
+	rc = cudaarch_read(lo->root, lo->s.objs[lo->s.main].path, a->scan, &lo->arch, err);
 	if (rc)
 		lo->arch_error = arena_strdup(lo->s.a, err->msg);
 	return 0;

@@ -108,8 +108,8 @@ static void text_archs(const struct tctx *t)
 		fprintf(t->out, "  cuda: %s\n", t->lo->arch_error);
 		return;
 	}
-	if (!a->has_fatbin) {
-		fprintf(t->out, "  cuda: no device code (no .nv_fatbin section)\n");
+	if (!a->has_fatbin && a->data_scanned) {
+		fprintf(t->out, "  cuda: no device code\n");
 		return;
 	}
 	fprintf(t->out, "  cuda sass:");
@@ -125,6 +125,16 @@ static void text_archs(const struct tctx *t)
 	fprintf(t->out, "%s\n", a->sum.n_ptx ? "" : " none");
 	if (a->walk_rc)
 		fprintf(t->out, "  cuda: fatbin read stopped early: %s\n", a->walk_error);
+	if (a->n_embedded)
+		fprintf(t->out, "  cuda: %llu fatbin container%s embedded in %s%s\n",
+			(unsigned long long)a->embedded_containers,
+			a->embedded_containers == 1 ? "" : "s", a->embedded[0],
+			a->n_embedded > 1 ? " and other data sections" : "");
+	if (!a->data_scanned)
+		fprintf(t->out,
+			"  cuda: data sections (%llu MiB) not scanned for embedded fatbins "
+			"(--scan-data)\n",
+			(unsigned long long)(a->data_bytes >> 20));
 }
 
 static void text_header(const struct tctx *t)
@@ -284,7 +294,7 @@ static json_t *j_fatbin(const struct cudaarch *a)
 {
 	json_t *f;
 
-	if (!a->has_fatbin)
+	if (!a->has_fatbin && a->data_scanned)
 		return json_null();
 	f = json_object();
 	json_object_set_new(f, "section", json_str(a->section));
@@ -297,7 +307,14 @@ static json_t *j_fatbin(const struct cudaarch *a)
 	json_object_set_new(f, "other_entries", json_integer((json_int_t)a->sum.other_entries));
 	json_object_set_new(f, "compressed_entries",
 			    json_integer((json_int_t)a->sum.compressed_entries));
-	json_object_set_new(f, "complete", json_boolean(a->walk_rc == 0));
+	json_object_set_new(f, "embedded_containers",
+			    a->data_scanned ? json_integer((json_int_t)a->embedded_containers)
+					    : json_null());
+	json_object_set_new(f, "embedded_sections",
+			    json_strv(a->embedded, a->n_embedded, a->data_scanned));
+	json_object_set_new(f, "data_scanned", json_boolean(a->data_scanned));
+	json_object_set_new(f, "data_bytes", json_integer((json_int_t)a->data_bytes));
+	json_object_set_new(f, "complete", json_boolean(a->walk_rc == 0 && !a->sum.partial));
 	json_object_set_new(f, "error", json_str(a->walk_rc ? a->walk_error : NULL));
 	return f;
 }

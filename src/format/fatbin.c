@@ -185,6 +185,85 @@ int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struc
 	return fatbin_walk(p, n, NULL, NULL, s, err);
 }
 
+/* Entry headers a scan may check before it gives up: junk built to look
+ * like nested, almost-valid containers must not cost quadratic time. */
+#define SCAN_BUDGET (1u << 24)
+
+/* A candidate container at off, in scan mode: strict header, and entries
+ * that all check out; *end gets its end. */
+static int plausible(const uint8_t *p, size_t n, uint64_t off, uint64_t *end, uint64_t *budget)
+{
+	struct fatbin_entry e;
+	uint64_t hsize = le(p, n, off + 6, 2), fsize = le(p, n, off + 8, 8), at;
+
+	if (le(p, n, off + 4, 2) != 1 || hsize != FATBIN_HDR_SIZE ||
+	    !span_ok(n - off - hsize, 0, fsize) || fsize < FATBIN_ENTRY_MIN)
+		return 0;
+	*end = off + hsize + fsize;
+	for (at = off + hsize; at < *end; at += e.header_size + e.payload_size) {
+		if (*budget == 0)
+			return 0;
+		--*budget;
+		if (read_entry(p, n, at, *end, &e, NULL) || e.header_size > 4096)
+			return 0;
+	}
+	return 1;
+}
+
+uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		     struct fatbin_summary *s)
+{
+	static const uint8_t magic[4] = {0x50, 0xed, 0x55, 0xba}; /* FATBIN_MAGIC, LE */
+	uint64_t off = 0, end, found = 0, budget = SCAN_BUDGET;
+	const uint8_t *hit;
+
+	while (span_ok(n, off, FATBIN_HDR_SIZE) && budget) {
+		/* Look for the magic's last byte: 0xBA is rarer in data than 0x50. */
+		hit = memchr(p + off + 3, magic[3], n - off - (FATBIN_HDR_SIZE - 1));
+		if (!hit)
+			break;
+		hit -= 3;
+		off = (uint64_t)(hit - p);
+		if (memcmp(hit, magic, 4) != 0 || !plausible(p, n, off, &end, &budget)) {
+			off++;
+			continue;
+		}
+		if (walk_entries(p, n, off + FATBIN_HDR_SIZE, end, fn, ctx, s, NULL))
+			break; /* only a callback can stop a checked container */
+		if (s)
+			s->containers++;
+		found++;
+		off = end;
+	}
+	if (!budget && s)
+		s->partial = 1;
+	return found;
+}
+
+static void merge_set(uint32_t *dst, size_t *nd, const uint32_t *src, size_t ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns; i++)
+		set_add(dst, nd, src[i]);
+}
+
+void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src)
+{
+	dst->containers += src->containers;
+	dst->entries += src->entries;
+	dst->sass_entries += src->sass_entries;
+	dst->ptx_entries += src->ptx_entries;
+	dst->lto_entries += src->lto_entries;
+	dst->other_entries += src->other_entries;
+	dst->compressed_entries += src->compressed_entries;
+	dst->gap_bytes += src->gap_bytes;
+	dst->partial |= src->partial;
+	merge_set(dst->sass, &dst->n_sass, src->sass, src->n_sass);
+	merge_set(dst->ptx, &dst->n_ptx, src->ptx, src->n_ptx);
+	merge_set(dst->lto, &dst->n_lto, src->lto, src->n_lto);
+}
+
 void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap)
 {
 	static const char *const var[] = {"", "a", "f", "?"};

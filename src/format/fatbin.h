@@ -70,6 +70,16 @@ int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struc
 /* fatbin_walk with only the summary. */
 int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err);
 
+/* Find containers embedded in other data (a library's .rodata or .ldata):
+ * the magic at any offset, and a container counts only if its header and
+ * every entry check out (version 1, 16-byte header, entries that fit);
+ * anything else is skipped. Adds to s (which the caller initialises);
+ * returns the number of containers found. */
+uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		     struct fatbin_summary *s);
+/* Add the counts and arch sets of src to dst. */
+void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src);
+
 /* "sm_90a", "compute_100f", "lto_80" for a key of the given kind. */
 void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap);
 

@@ -37,45 +37,104 @@ static int release_behind(const struct fatbin_entry *e, void *ctx)
 	return 0;
 }
 
-static int from_elf(const struct elf_file *e, struct cudaarch *out, int mapped,
-		    struct cd_err *err)
+static void release_init(struct release *rel, const uint8_t *data, int mapped)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	rel->data = NULL;
+	rel->done = 0;
+	rel->page = 4096;
+	if (mapped && pg > 0 && !(pg & (pg - 1))) {
+		rel->data = data;
+		rel->page = (uintptr_t)pg;
+	}
+}
+
+/* Data sections where libraries keep fatbins they register themselves:
+ * bin2c / --embedded-fatbin arrays, and the large-model sections of
+ * -mcmodel=medium builds (cuFFT 12 keeps ~24000 containers in .ldata). */
+static const char *const scanned[] = {".rodata", ".data", ".data.rel.ro", ".lrodata", ".ldata"};
+
+#define N_SCANNED (sizeof(scanned) / sizeof(scanned[0]))
+
+static int want_scan(const struct elf_file *e, enum cudaarch_scan scan, struct cudaarch *out)
+{
+	struct elf_shdr sh;
+	size_t i;
+
+	for (i = 0; i < N_SCANNED; i++)
+		if (elf_section_find(e, scanned[i], &sh) == 0 && sh.type != ELF_SHT_NOBITS)
+			out->data_bytes += sh.size;
+	if (scan != CUDAARCH_SCAN_AUTO)
+		return scan == CUDAARCH_SCAN_ALWAYS;
+	return out->data_bytes <= CUDAARCH_SCAN_MAX || out->bytes < CUDAARCH_SMALL_FATBIN;
+}
+
+static void scan_sections(const struct elf_file *e, struct cudaarch *out, int mapped)
+{
+	struct fatbin_summary extra;
+	struct release rel;
+	struct elf_shdr sh;
+	struct cd_span data;
+	uint64_t found;
+	size_t i;
+
+	out->data_scanned = 1;
+	for (i = 0; i < N_SCANNED; i++) {
+		if (elf_section_find(e, scanned[i], &sh) || sh.type == ELF_SHT_NOBITS ||
+		    elf_section_data(e, &sh, &data))
+			continue;
+		memset(&extra, 0, sizeof(extra));
+		release_init(&rel, data.p, mapped);
+		found = fatbin_scan(data.p, data.n, release_behind, &rel, &extra);
+		if (!found)
+			continue;
+		fatbin_summary_merge(&out->sum, &extra);
+		out->embedded_containers += found;
+		if (out->n_embedded < CUDAARCH_MAX_EMBEDDED)
+			out->embedded[out->n_embedded++] = scanned[i];
+		out->has_fatbin = 1;
+	}
+}
+
+static int from_elf(const struct elf_file *e, enum cudaarch_scan scan, struct cudaarch *out,
+		    int mapped, struct cd_err *err)
 {
 	static const char *const names[] = {".nv_fatbin", "__nv_relfatbin"};
-	struct release rel = {NULL, 0, 4096};
+	struct release rel;
 	struct elf_shdr sh;
 	struct cd_span data;
 	struct cd_err werr = {0};
-	long pg = sysconf(_SC_PAGESIZE);
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (elf_section_find(e, names[i], &sh) == 0)
 			break;
-	if (i == sizeof(names) / sizeof(names[0]))
-		return 0;
-	if (elf_section_data(e, &sh, &data))
-		return err_set(err, CD_ERANGE, "%s: section outside the file", names[i]);
-	out->has_fatbin = 1;
-	out->section = names[i];
-	out->bytes = data.n;
-	if (mapped && pg > 0 && !(pg & (pg - 1))) {
-		rel.data = data.p;
-		rel.page = (uintptr_t)pg;
+	if (i < sizeof(names) / sizeof(names[0])) {
+		if (elf_section_data(e, &sh, &data))
+			return err_set(err, CD_ERANGE, "%s: section outside the file", names[i]);
+		out->has_fatbin = 1;
+		out->section = names[i];
+		out->bytes = data.n;
+		release_init(&rel, data.p, mapped);
+		out->walk_rc = fatbin_walk(data.p, data.n, release_behind, &rel, &out->sum, &werr);
+		if (out->walk_rc)
+			str_copy(out->walk_error, sizeof(out->walk_error), werr.msg);
 	}
-	out->walk_rc = fatbin_walk(data.p, data.n, release_behind, &rel, &out->sum, &werr);
-	if (out->walk_rc)
-		str_copy(out->walk_error, sizeof(out->walk_error), werr.msg);
+	if (want_scan(e, scan, out))
+		scan_sections(e, out, mapped);
 	return 0;
 }
 
-int cudaarch_from_elf(const struct elf_file *e, struct cudaarch *out, struct cd_err *err)
+int cudaarch_from_elf(const struct elf_file *e, enum cudaarch_scan scan, struct cudaarch *out,
+		      struct cd_err *err)
 {
-	return from_elf(e, out, 0, err);
+	return from_elf(e, scan, out, 0, err);
 }
 
-int cudaarch_read(const struct cd_root *r, const char *path, struct cudaarch *out,
-		  struct cd_err *err)
+int cudaarch_read(const struct cd_root *r, const char *path, enum cudaarch_scan scan,
+		  struct cudaarch *out, struct cd_err *err)
 {
 	struct cd_fmap m;
 	struct elf_file e;
@@ -87,7 +146,7 @@ int cudaarch_read(const struct cd_root *r, const char *path, struct cudaarch *ou
 		return rc;
 	rc = elf_parse(m.p, m.n, &e, err);
 	if (!rc)
-		rc = from_elf(&e, out, m.base != NULL, err);
+		rc = from_elf(&e, scan, out, m.base != NULL, err);
 	fmap_close(&m);
 	return rc;
 }

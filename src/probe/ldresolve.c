@@ -82,7 +82,8 @@ static int grow(void **p, size_t *cap, size_t n, size_t size, size_t max)
 static int new_obj(struct ldr_session *s)
 {
 	if (grow((void **)&s->objs, &s->cap_objs, s->n_objs, sizeof(*s->objs), LDR_MAX_OBJECTS) ||
-	    grow((void **)&s->order, &s->cap_order, s->n_order, sizeof(*s->order), LDR_MAX_OBJECTS)) {
+	    grow((void **)&s->order, &s->cap_order, s->n_order, sizeof(*s->order),
+		 LDR_MAX_OBJECTS)) {
 		s->truncated = 1;
 		return -1;
 	}

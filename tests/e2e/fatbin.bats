@@ -72,6 +72,24 @@ archs() {
 	[ "$(jq -r '.needs | length' <<<"$output")" = 0 ]
 }
 
+@test "fatbin: containers embedded in .rodata (bin2c) are found by the data scan" {
+	BIN2C="$(dirname "$NVCC")/bin2c"
+	[ -x "$BIN2C" ] || skip "bin2c is not installed"
+	objcopy -O binary --only-section=.nv_fatbin "$D/libz.so" "$D/z.fatbin"
+	# Unaligned on purpose: one byte before the array.
+	{ echo 'const char pad = 1;'; "$BIN2C" -c -n embedded_fatbin "$D/z.fatbin"; } >"$D/emb.c"
+	gcc -shared -fPIC -o "$D/libemb.so" "$D/emb.c"
+	run "$CD" ldd --json "$D/libemb.so"
+	[ "$(jq -r '.archs.sass | join(" ")' <<<"$output")" = sm_90 ]
+	[ "$(jq -r '.archs.ptx | join(" ")' <<<"$output")" = compute_80 ]
+	[ "$(jq -r .fatbin.section <<<"$output")" = null ]
+	[ "$(jq -r '.fatbin.embedded_sections | join(",")' <<<"$output")" = .rodata ]
+	[ "$(jq -r '.fatbin.embedded_containers > 0' <<<"$output")" = true ]
+	run "$CD" ldd --json --no-scan-data "$D/libemb.so"
+	[ "$(jq -r '.archs.sass | length' <<<"$output")" = 0 ]
+	[ "$(jq -r .fatbin.data_scanned <<<"$output")" = false ]
+}
+
 @test "fatbin: the same lists as cuobjdump --list-elf / --list-ptx" {
 	CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)}
 	[ -x "$CUOBJDUMP" ] || skip "cuobjdump is not installed"

@@ -216,12 +216,75 @@ static void many_archs(void **state)
 	assert_int_equal(s.sass[59], FATBIN_KEY(200, 0));
 }
 
+/* Containers inside other data: found at any offset, junk and near misses
+ * (right magic, bad sizes) skipped, results added to the summary. */
+static void scan_data(void **state)
+{
+	static uint8_t data[8192];
+	struct fatbin_summary s;
+	size_t at = 0;
+	char txt[128];
+
+	(void)state;
+	memset(data, 0x11, sizeof(data));
+	/* a near miss: magic, then a size running past the end */
+	memcpy(data + 5, "\x50\xed\x55\xba\x01\x00\x10\x00\xff\xff\xff\xff\x00\x00\x00\x00", 16);
+	/* a near miss: magic with version 2 */
+	memcpy(data + 40, "\x50\xed\x55\xba\x02\x00\x10\x00", 8);
+	build_two();
+	at = 101; /* unaligned */
+	memcpy(data + at, fb, fb_n);
+	/* the same again right after, to check the scan resumes after a container */
+	memcpy(data + at + fb_n + 3, fb, fb_n);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fatbin_scan(data, sizeof(data), NULL, NULL, &s), 4);
+	assert_int_equal(s.containers, 4);
+	assert_int_equal(s.entries, 16);
+	names(s.sass, s.n_sass, FATBIN_KIND_ELF, txt, sizeof(txt));
+	assert_string_equal(txt, "sm_80 sm_90a sm_100f");
+	/* A container whose last entry lies is not counted at all. */
+	put(cont_at + 16 + 8, 1u << 20, 8); /* (in fb) second container, first entry */
+	memcpy(data + at, fb, fb_n);
+	memset(data + at + fb_n, 0x11, sizeof(data) - at - fb_n);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(fatbin_scan(data, sizeof(data), NULL, NULL, &s), 1);
+	assert_int_equal(s.entries, 4);
+	/* Nothing in a short or empty buffer. */
+	assert_int_equal(fatbin_scan(data, 10, NULL, NULL, &s), 0);
+	assert_int_equal(fatbin_scan(data, 0, NULL, NULL, &s), 0);
+}
+
+static void merge(void **state)
+{
+	struct fatbin_summary a, b;
+	char txt[128];
+
+	(void)state;
+	build_two();
+	assert_int_equal(fatbin_summarize(fb, fb_n, &a, NULL), 0);
+	memset(fb, 0, sizeof(fb));
+	fb_n = 0;
+	container_begin();
+	entry(FATBIN_KIND_ELF, 87, LNX, 64, 8);
+	entry(FATBIN_KIND_PTX, 75, LNX, 64, 8);
+	container_end();
+	assert_int_equal(fatbin_summarize(fb, fb_n, &b, NULL), 0);
+	fatbin_summary_merge(&a, &b);
+	assert_int_equal(a.containers, 3);
+	assert_int_equal(a.entries, 10);
+	names(a.sass, a.n_sass, FATBIN_KIND_ELF, txt, sizeof(txt));
+	assert_string_equal(txt, "sm_80 sm_87 sm_90a sm_100f");
+	names(a.ptx, a.n_ptx, FATBIN_KIND_PTX, txt, sizeof(txt));
+	assert_string_equal(txt, "compute_75 compute_90 compute_90a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(summary),     cmocka_unit_test(callback),
 		cmocka_unit_test(lying_sizes), cmocka_unit_test(empty_and_junk),
-		cmocka_unit_test(many_archs),
+		cmocka_unit_test(many_archs),  cmocka_unit_test(scan_data),
+		cmocka_unit_test(merge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,8 +197,9 @@ static void flag_text(void **state)
 	assert_int_equal(ldc_flags_for(40, 0), -1);
 }
 
-/* Compare every entry with the lines of `ldconfig -p -C file`. */
-static int compare_with_ldconfig(const char *file)
+/* Compare every entry of the cache file with the lines of `ldconfig -p`
+ * (from listing, a file, or by running ldconfig -p -C file). */
+static int compare_with_ldconfig(const char *file, const char *listing)
 {
 	struct cd_root root;
 	struct cd_buf b;
@@ -211,7 +212,8 @@ static int compare_with_ldconfig(const char *file)
 	snprintf(cmd, sizeof(cmd), "ldconfig -p -C '%s' 2>/dev/null", file);
 	root_init(&root, NULL, NULL);
 	buf_init(&b, 0);
-	if (file_read(&root, file, 64 << 20, &b, NULL) || !(p = popen(cmd, "r"))) {
+	p = listing ? fopen(listing, "r") : popen(cmd, "r");
+	if (file_read(&root, file, 64 << 20, &b, NULL) || !p) {
 		buf_free(&b);
 		return -1;
 	}
@@ -229,7 +231,10 @@ static int compare_with_ldconfig(const char *file)
 		assert_string_equal(mine, line);
 		i++;
 	}
-	pclose(p);
+	if (listing)
+		fclose(p);
+	else
+		pclose(p);
 	assert_int_equal(i, c.n);
 	buf_free(&b);
 	return (int)i;
@@ -240,7 +245,7 @@ static void system_cache(void **state)
 	(void)state;
 	if (access("/etc/ld.so.cache", R_OK) || system("ldconfig -p >/dev/null 2>&1") != 0)
 		skip();
-	assert_true(compare_with_ldconfig("/etc/ld.so.cache") > 0);
+	assert_true(compare_with_ldconfig("/etc/ld.so.cache", NULL) > 0);
 }
 
 /* ldconfig writes caches for a small root in each format; we read them all. */
@@ -274,10 +279,33 @@ static void ldconfig_formats(void **state)
 		if (system(cmd) != 0)
 			skip();
 		snprintf(path, sizeof(path), "%s/c.%s", dir, fmts[i]);
-		assert_int_equal(compare_with_ldconfig(path), 1);
+		assert_int_equal(compare_with_ldconfig(path, NULL), 1);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The cache of the H200 validation machine (Ubuntu 24.04, glibc 2.39) and
+ * the `ldconfig -p` listing taken there (docs/validation/h200-ground-truth). */
+static void h200_cache(void **state)
+{
+	struct cd_root root;
+	struct cd_buf b;
+	struct ldc_cache c;
+	struct ldc_entry e;
+
+	(void)state;
+	assert_int_equal(compare_with_ldconfig("tests/fixtures/h200/ld.so.cache",
+					       "tests/fixtures/h200/ldconfig_p.txt"),
+			 520);
+	root_init(&root, NULL, NULL);
+	buf_init(&b, 0);
+	assert_int_equal(file_read(&root, "tests/fixtures/h200/ld.so.cache", 1 << 20, &b, NULL), 0);
+	assert_int_equal(ldc_parse((const uint8_t *)b.p, b.len, &c, NULL), 0);
+	assert_int_equal(ldc_lookup(&c, "libcuda.so.1", 0x303, &e, NULL), 0);
+	/* two entries for it: the first in the file wins, as in the loader */
+	assert_string_equal(e.value, "/usr/local/nvidia/lib64/libcuda.so.1");
+	buf_free(&b);
 }
 
 int main(void)
@@ -286,6 +314,7 @@ int main(void)
 		cmocka_unit_test(new_format),	cmocka_unit_test(old_and_compat),
 		cmocka_unit_test(corrupt),	cmocka_unit_test(flag_text),
 		cmocka_unit_test(system_cache), cmocka_unit_test(ldconfig_formats),
+		cmocka_unit_test(h200_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
