@@ -7,13 +7,14 @@
 #   scripts/ldd-compare.sh /opt/torch/.venv/lib/python3.12/site-packages/torch/_C*.so \
 #       /opt/torch/.venv/lib/python3.12/site-packages/torch/lib/*.so
 set -euo pipefail
-CD=build/cuda-doctor
+CD=build/cuda-doctor # used by cd_view (helpers/ldd_graphs.bash)
 if [ "${1:-}" = -b ]; then
 	CD=$2
 	shift 2
 fi
 # shellcheck source=tests/e2e/helpers/ldd_graphs.bash
 . "$(dirname "$0")/../tests/e2e/helpers/ldd_graphs.bash"
+export CD
 status=0
 for f in "$@"; do
 	if diff -u <(sys_view "$f") <(cd_view "$f") >/tmp/cd-ldd-compare.$$; then
