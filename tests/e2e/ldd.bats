@@ -144,12 +144,12 @@ setup() {
 	mk "$T/a/libdup.so" -Wl,-soname,libdup.so
 	mk "$T/main.so" -Wl,--disable-new-dtags -Wl,-rpath,"$T/a" $(needs "$T/a/libdup.so")
 	same "$T/main.so" LD_PRELOAD="$T/pre/libdup.so"
-	run env LD_PRELOAD="$T/pre/libdup.so" "$CD" ldd --json "$T/main.so"
+	run "$CD" ldd --json --preload "$T/pre/libdup.so" "$T/main.so"
 	[ "$(jq -r '.needs[0].rule' <<<"$output")" = preload ]
 	[ "$(jq -r '.needs[1] | "\(.rule) \(.path)"' <<<"$output")" = "loaded $T/pre/libdup.so" ]
 	# A preload that does not exist is ignored, as the loader ignores it.
 	same "$T/main.so" LD_PRELOAD="$T/nonexistent.so"
-	run env LD_PRELOAD="$T/nonexistent.so" "$CD" ldd "$T/main.so"
+	run "$CD" ldd --preload "$T/nonexistent.so" "$T/main.so"
 	[ "$status" -eq 0 ]
 }
 

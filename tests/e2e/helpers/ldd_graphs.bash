@@ -78,13 +78,29 @@ sys_view() {
 		{ print $0 " => " $0 }'
 }
 
+# cd_args VAR=VALUE...: the options that give cuda-doctor ldd the same
+# environment. LD_PRELOAD and LD_LIBRARY_PATH become --preload and
+# --ld-library-path: set for real they would also act on cuda-doctor itself
+# (an ASan build refuses to start behind a preload).
+cd_args() {
+	local a
+	for a in "$@"; do
+		case $a in
+		LD_PRELOAD=*) printf '%s\n' --preload "${a#LD_PRELOAD=}" ;;
+		LD_LIBRARY_PATH=*) printf '%s\n' --ld-library-path "${a#LD_LIBRARY_PATH=}" ;;
+		*) printf 'unsupported: %s\n' "$a" >&2; return 1 ;;
+		esac
+	done
+}
+
 # cd_view FILE [VAR=VALUE...]: the same list from cuda-doctor ldd --json.
 cd_view() {
-	local f=$1
+	local f=$1 args
 	shift
+	mapfile -t args < <(cd_args "$@")
 	# ldd prints the name an object was created under (the interpreter's is
 	# its path), so names of found objects come from .objects.
-	env "$@" "$CD" ldd --json "$f" | jq -r '
+	"$CD" ldd --json "${args[@]}" "$f" | jq -r '
 		(.objects | map({key: .path, value: .name}) | from_entries) as $name
 		| .needs[]
 		| select(.kind != "dlopen")
@@ -107,8 +123,9 @@ same() {
 
 # rule FILE NAME [VAR=VALUE...]: the rule cuda-doctor gives the first need NAME.
 rule() {
-	local f=$1 n=$2
+	local f=$1 n=$2 args
 	shift 2
-	env "$@" "$CD" ldd --json "$f" | jq -r --arg n "$n" \
+	mapfile -t args < <(cd_args "$@")
+	"$CD" ldd --json "${args[@]}" "$f" | jq -r --arg n "$n" \
 		'[.needs[] | select(.name == $n)][0].rule // "null"'
 }
