@@ -44,12 +44,12 @@ size_t ldd_missing(const struct ldd_out *lo)
 	return n;
 }
 
-static const char *type_name(uint16_t t)
+static const char *type_name(const struct ldr_session *s, uint16_t t)
 {
 	switch (t) {
 	case 1: return "relocatable object";
 	case 2: return "executable";
-	case 3: return "shared object";
+	case 3: return s->main_interp ? "executable (PIE)" : "shared object";
 	default: return "ELF file";
 	}
 }
@@ -145,7 +145,7 @@ static void text_header(const struct tctx *t)
 
 	fprintf(t->out, "%s%s%s: ELF%d %s %s\n", col(t, C_BOLD), m->path, col(t, C_OFF),
 		m->is64 ? 64 : 32, elf_machine_name(m->machine, mbuf, sizeof(mbuf)),
-		type_name(m->type));
+		type_name(s, m->type));
 	if (m->soname)
 		fprintf(t->out, "  soname   %s\n", m->soname);
 	if (m->rpath_tag)
@@ -357,7 +357,8 @@ static json_t *j_report(const struct ldd_out *lo)
 	json_object_set_new(a, "class", json_integer(m->is64 ? 64 : 32));
 	json_object_set_new(a, "machine",
 			    json_str(elf_machine_name(m->machine, mbuf, sizeof(mbuf))));
-	json_object_set_new(a, "type", json_str(type_name(m->type)));
+	json_object_set_new(a, "type", json_str(type_name(s, m->type)));
+	json_object_set_new(a, "interpreter", json_str(s->main_interp));
 	json_object_set_new(a, "soname", json_str(m->soname));
 	json_object_set_new(a, "rpath", json_str(m->rpath_tag));
 	json_object_set_new(a, "runpath", json_str(m->runpath));

@@ -242,14 +242,24 @@ static int resolve_one(struct ldr_session *s, const char *name, int by, enum ldr
  * table from `from` visits them in the order _dl_map_object_deps does. */
 static void walk_needs(struct ldr_session *s, size_t from)
 {
+	const char *name;
 	size_t i, k;
 
 	for (i = from; i < s->n_objs; i++) {
 		if (s->objs[i].is_rtld)
 			continue;
-		for (k = 0; k < s->objs[i].n_needed; k++)
-			if (resolve_one(s, s->objs[i].needed[k], (int)i, LDR_KIND_NEEDED) < 0)
+		for (k = 0; k < s->objs[i].n_needed; k++) {
+			/* dl-deps.c expand_dst: tokens in DT_NEEDED are expanded
+			 * first, slash or not; a token without a value makes the
+			 * loader skip the entry without a word. */
+			name = s->objs[i].needed[k];
+			if (strchr(name, '$'))
+				name = ldr_expand(s, name, s->objs[i].origin);
+			if (!name || !*name)
+				continue;
+			if (resolve_one(s, name, (int)i, LDR_KIND_NEEDED) < 0)
 				return;
+		}
 	}
 }
 
@@ -357,6 +367,7 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	}
 	if (elf_interp(&e, &interp))
 		interp = NULL;
+	s->main_interp = interp ? arena_strdup(s->a, interp) : NULL;
 	ldr_platform_init(s, e.machine, e.is64, e.be, interp);
 	load_cache(s);
 	s->main = ldr_add_object(s, abs, abs, -1, &m);

@@ -127,7 +127,8 @@ struct ldr_session {
 	size_t n_llp;
 	int main;
 	int rtld;
-	int truncated; /* a cap was hit: some needs were not followed */
+	const char *main_interp; /* PT_INTERP of the main object, NULL if none */
+	int truncated;		 /* a cap was hit: some needs were not followed */
 };
 
 void ldr_init(struct ldr_session *s, const struct cd_root *root, const struct ldr_config *cfg,

@@ -102,6 +102,19 @@ setup() {
 	same "$T/pkg/sub/../main.so"
 }
 
+@test "ldd: tokens in DT_NEEDED strings are expanded, with or without a slash" {
+	plat=$("$CD" ldd --json /bin/sh | jq -r .loader.platform)
+	# A library's SONAME becomes the DT_NEEDED string of what links with it.
+	mk "$T/tok/sub/libp.so" -Wl,-soname,'$ORIGIN/sub/libp.so'
+	mk "$T/tok/lib$plat.so" -Wl,-soname,'lib$PLATFORM.so'
+	mk "$T/tok/main.so" -Wl,--disable-new-dtags -Wl,-rpath,"$T/tok" \
+		$(needs "$T/tok/sub/libp.so" "$T/tok/lib$plat.so")
+	readelf -dW "$T/tok/main.so" | grep -q 'lib\$PLATFORM.so'
+	same "$T/tok/main.so"
+	[ "$(rule "$T/tok/main.so" "$T/tok/sub/libp.so")" = path ]
+	[ "$(rule "$T/tok/main.so" "lib$plat.so")" = rpath ]
+}
+
 @test "ldd: a 32-bit impostor earlier on the path is skipped" {
 	gcc -m32 -shared -nostdlib -fPIC -x c -o "$T/probe32.so" - <<<'int f(void){return 0;}' 2>/dev/null ||
 		skip "gcc -m32 is not available"
