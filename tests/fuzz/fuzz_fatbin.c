@@ -1,6 +1,8 @@
-/* fuzz_fatbin: the fatbin container/entry walker on arbitrary bytes. */
+/* fuzz_fatbin: the fatbin container/entry walker and the embedded-container
+ * scan on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "format/fatbin.h"
 
@@ -23,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
 
 	(void)fatbin_walk(p, n, count, &c, NULL, NULL);
 	(void)fatbin_summarize(p, n, &s, NULL);
+	memset(&s, 0, sizeof(s));
+	(void)fatbin_scan(p, n, count, &c, &s);
 	for (i = 0; i < s.n_sass; i++)
 		fatbin_arch_name(FATBIN_KIND_ELF, s.sass[i], name, sizeof(name));
 	for (i = 0; i < s.n_ptx; i++)

@@ -321,6 +321,34 @@ static void preload_and_dlopen(void **state)
 	finish(&r);
 }
 
+/* An i386 program in the same root: its own default dirs and $LIB, cache
+ * entries of the x86-64 ABI refused, 64-bit copies skipped for its class. */
+static void i386_program(void **state)
+{
+	struct run r;
+
+	(void)state;
+	lib("/usr/lib/i386-linux-gnu/libdefault.so.1", 0, 3, NULL, NULL, 0, "libdefault.so.1",
+	    NULL);
+	lib("/opt/cached/libcached.so.1", 1, 0, NULL, NULL, 0, "libcached.so.1", NULL);
+	lib("/usr/lib/libwrong.so", 1, 0, NULL, NULL, 0, "libwrong.so", NULL);
+	lib("/app32/main", 0, 3, NULL, NULL, 0, NULL, "libdefault.so.1", "libcached.so.1",
+	    "libsys.so.1", "libwrong.so", NULL);
+	start(&r, "/app32/main", NULL);
+	assert_string_equal(r.s.plat.lib, "lib/i386-linux-gnu");
+	assert_string_equal(r.s.plat.rtld, "/lib/ld-linux.so.2");
+	assert_int_equal(r.s.plat.cache_flags, 3);
+	expect(&r, "libdefault.so.1", LDR_RULE_DEFAULT, "/usr/lib/i386-linux-gnu/libdefault.so.1");
+	expect(&r, "libcached.so.1", LDR_RULE_NONE, NULL);
+	/* x86-64 multiarch directories are not the i386 program's */
+	expect(&r, "libsys.so.1", LDR_RULE_NONE, NULL);
+	assert_non_null(strstr(need(&r, "libsys.so.1", 0)->error, "No such file"));
+	/* only a 64-bit copy exists in the default dirs */
+	expect(&r, "libwrong.so", LDR_RULE_NONE, NULL);
+	assert_string_equal(need(&r, "libwrong.so", 0)->error, "wrong ELF class: ELFCLASS64");
+	finish(&r);
+}
+
 /* A main object that is not ELF, or missing, fails ldr_load_main. */
 static void bad_main(void **state)
 {
@@ -347,7 +375,7 @@ int main(void)
 		cmocka_unit_test(rules),     cmocka_unit_test(nodeflib),
 		cmocka_unit_test(runpath),   cmocka_unit_test(impostors),
 		cmocka_unit_test(expansion), cmocka_unit_test(preload_and_dlopen),
-		cmocka_unit_test(bad_main),
+		cmocka_unit_test(bad_main),  cmocka_unit_test(i386_program),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
