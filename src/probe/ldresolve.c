@@ -5,6 +5,7 @@
  * no loader of its own). Before any search a name is matched against the
  * objects already loaded: by a name it was requested under, by its path and
  * by its DT_SONAME (_dl_name_match_p / _dl_lookup_map). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,6 +376,11 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	if (s->main < 0)
 		return err_set(err, CD_ENOMEM, "out of memory");
 	s->objs[s->main].is_main = 1;
+	if (s->cfg.main_origin_realpath) {
+		char real[PATH_MAX];
+		if (file_realpath(s->root, abs, real, sizeof(real)) == 0)
+			s->objs[s->main].origin = ldr_origin(s, real);
+	}
 	list_obj(s, s->main);
 	add_rtld(s);
 	if (s->cfg.ld_library_path && *s->cfg.ld_library_path)

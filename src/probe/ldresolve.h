@@ -89,6 +89,10 @@ struct ldr_config {
 	int no_etc_preload;	     /* do not read /etc/ld.so.preload */
 	int inhibit_cache;	     /* ld.so --inhibit-cache */
 	const char *cwd;	     /* in-root directory for relative paths; NULL: "/" */
+	/* $ORIGIN of the main object from its canonical path, as for a program
+	 * started by execve (the kernel's /proc/self/exe), rather than from the
+	 * path as given, as for `ld.so FILE` and glibc's ldd (the default). */
+	int main_origin_realpath;
 };
 
 /* What the target system's loader looks like, from the main object. */

@@ -282,6 +282,31 @@ static void expansion(void **state)
 	finish(&r);
 }
 
+/* A program started through a symbolic link: $ORIGIN is where the link
+ * points when main_origin_realpath is set (execve), the link's directory
+ * otherwise (ld.so FILE, glibc's ldd). */
+static void origin_of_link(void **state)
+{
+	struct ldr_config cfg = {0};
+	char link[1024];
+	struct run r;
+
+	(void)state;
+	lib("/real/bin/prog", 1, 0, "$ORIGIN/../lib", NULL, 0, NULL, "liborg.so", NULL);
+	lib("/real/lib/liborg.so", 1, 0, NULL, NULL, 0, "liborg.so", NULL);
+	write_file("/venv/bin/.keep", "", 0);
+	snprintf(link, sizeof(link), "%s/venv/bin/prog", root_dir);
+	assert_int_equal(symlink("/real/bin/prog", link), 0);
+	cfg.no_etc_preload = 1;
+	start(&r, "/venv/bin/prog", &cfg);
+	expect(&r, "liborg.so", LDR_RULE_NONE, NULL);
+	finish(&r);
+	cfg.main_origin_realpath = 1;
+	start(&r, "/venv/bin/prog", &cfg);
+	expect(&r, "liborg.so", LDR_RULE_RPATH, "/real/bin/../lib/liborg.so");
+	finish(&r);
+}
+
 /* LD_PRELOAD and /etc/ld.so.preload take SONAMEs first; dlopen()ed objects
  * do not inherit their caller's RPATH for their own needs. */
 static void preload_and_dlopen(void **state)
@@ -372,10 +397,11 @@ static void bad_main(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rules),     cmocka_unit_test(nodeflib),
-		cmocka_unit_test(runpath),   cmocka_unit_test(impostors),
-		cmocka_unit_test(expansion), cmocka_unit_test(preload_and_dlopen),
-		cmocka_unit_test(bad_main),  cmocka_unit_test(i386_program),
+		cmocka_unit_test(rules),	  cmocka_unit_test(nodeflib),
+		cmocka_unit_test(runpath),	  cmocka_unit_test(impostors),
+		cmocka_unit_test(expansion),	  cmocka_unit_test(preload_and_dlopen),
+		cmocka_unit_test(bad_main),	  cmocka_unit_test(i386_program),
+		cmocka_unit_test(origin_of_link),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
