@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench/ldd.sh: time `cuda-doctor ldd` beside the tools people use today.
 #   bench/ldd.sh [-b CUDA_DOCTOR] [-n RUNS] FILE...
-# For each FILE: dependency resolution (cuda-doctor ldd vs glibc ldd, which
-# runs the loader) and the CUDA arch listing (cuda-doctor ldd --json vs
-# cuobjdump --list-elf --list-ptx, when cuobjdump is installed). Prints the
-# median wall time of RUNS runs (default 11) and the ratio.
+# For each FILE: dependency resolution (cuda-doctor ldd --no-archs vs glibc
+# ldd, which runs the loader) and the whole command with the CUDA arch listing
+# (cuda-doctor ldd --json vs cuobjdump --list-elf --list-ptx, when cuobjdump is
+# installed). Prints the median wall time of RUNS runs (default 11) and the ratio.
 # Example: bench/ldd.sh "$(python3 -c 'import torch,os;print(os.path.dirname(torch.__file__))')"/lib/libtorch_cuda.so
 set -euo pipefail
 
@@ -23,14 +23,20 @@ shift $((OPTIND - 1))
 CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || true)}
 [ -n "$CUOBJDUMP" ] || [ ! -x /usr/local/cuda/bin/cuobjdump ] || CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
 
+# usec: the time in microseconds, without a fork (bash 5 $EPOCHREALTIME).
+usec() {
+	local t=${EPOCHREALTIME/[.,]/}
+	echo "${t:-$(($(date +%s%N) / 1000))}"
+}
+
 # median_ms CMD...: median wall time in milliseconds (3 decimals) of RUNS runs.
 median_ms() {
 	local i t0 t1 times=()
 	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s%N)
+		t0=$(usec)
 		"$@" >/dev/null 2>&1 || true
-		t1=$(date +%s%N)
-		times+=($(((t1 - t0) / 1000)))
+		t1=$(usec)
+		times+=($((t1 - t0)))
 	done
 	printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] / 1000 }'
 }
@@ -44,7 +50,7 @@ for f in "$@"; do
 	[ -f "$f" ] || { echo "bench/ldd.sh: $f: no such file" >&2; continue; }
 	cat "$f" >/dev/null # warm the page cache: both tools then read from memory
 	name=$(basename "$f")
-	ours=$(median_ms "$CD" ldd "$f")
+	ours=$(median_ms "$CD" ldd --no-archs "$f")
 	theirs=$(median_ms ldd "$f")
 	printf '%-44s %-22s %8s ms %7s ms %8s\n' "$name" "resolve vs ldd" "$ours" "$theirs" \
 		"$(ratio "$ours" "$theirs")"

@@ -22,7 +22,8 @@ static const struct cd_command commands[] = {
 	{"model", cmd_planned, "pre-flight a Hugging Face model load", NULL},
 	{"ldd", cmd_ldd, "resolve a shared object's dependencies as the loader would",
 	 "cuda-doctor ldd FILE [--ld-library-path PATH] [--preload LIST] [--dlopen NAME]...\n"
-	 "                [--no-ld-so-preload] [--inhibit-cache] [--scan-data|--no-scan-data]\n"
+	 "                [--no-ld-so-preload] [--inhibit-cache] "
+	 "[--scan-data|--no-scan-data|--no-archs]\n"
 	 "  Resolve FILE's dependency tree as glibc's loader would, reading files only\n"
 	 "  (nothing is loaded or run), and list the CUDA archs in FILE's .nv_fatbin.\n"
 	 "  --ld-library-path PATH  use PATH instead of $LD_LIBRARY_PATH ('' for none)\n"
@@ -33,6 +34,7 @@ static const struct cd_command commands[] = {
 	 "  --scan-data             always scan data sections for embedded fatbins (default:\n"
 	 "                          when they total 64 MiB or less, or .nv_fatbin is empty)\n"
 	 "  --no-scan-data          only the .nv_fatbin section\n"
+	 "  --no-archs              do not read the CUDA archs (archs and fatbin are null)\n"
 	 "  Exit 1 when a dependency is not found, 2 when FILE is missing or not ELF.\n"},
 	{"jit", cmd_planned, "readiness to JIT-compile CUDA extensions", NULL},
 	{"probe", cmd_planned, "live GPU health test (planned)", NULL},

@@ -19,6 +19,7 @@ struct ldd_args {
 	const char *dlopen[DLOPEN_MAX];
 	size_t n_dlopen;
 	enum cudaarch_scan scan;
+	int no_archs;
 };
 
 static const char *env_get(const struct cd_opts *o, const char *name)
@@ -72,6 +73,8 @@ static int parse_args(int argc, char **argv, const struct cd_opts *o, struct ldd
 			a->cfg.no_etc_preload = 1;
 		} else if (!strcmp(argv[i], "--inhibit-cache")) {
 			a->cfg.inhibit_cache = 1;
+		} else if (!strcmp(argv[i], "--no-archs")) {
+			a->no_archs = 1;
 		} else if (!strcmp(argv[i], "--scan-data")) {
 			a->scan = CUDAARCH_SCAN_ALWAYS;
 		} else if (!strcmp(argv[i], "--no-scan-data")) {
@@ -102,6 +105,10 @@ static int run(struct ldd_out *lo, struct ldd_args *a, struct cd_err *err)
 		return rc;
 	for (i = 0; i < a->n_dlopen; i++)
 		ldr_dlopen(&lo->s, lo->s.main, a->dlopen[i], &obj, err);
+	if (a->no_archs) {
+		lo->arch_skipped = 1;
+		return 0;
+	}
 	rc = cudaarch_read(lo->root, lo->s.objs[lo->s.main].path, a->scan, &lo->arch, err);
 	if (rc)
 		lo->arch_error = arena_strdup(lo->s.a, err->msg);

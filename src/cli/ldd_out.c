@@ -104,6 +104,8 @@ static void text_archs(const struct tctx *t)
 	char name[32];
 	size_t i;
 
+	if (t->lo->arch_skipped)
+		return;
 	if (t->lo->arch_error) {
 		fprintf(t->out, "  cuda: %s\n", t->lo->arch_error);
 		return;
@@ -382,8 +384,9 @@ static json_t *j_report(const struct ldd_out *lo)
 			    j_arch_list(FATBIN_KIND_PTX, lo->arch.sum.ptx, lo->arch.sum.n_ptx));
 	json_object_set_new(archs, "lto",
 			    j_arch_list(FATBIN_KIND_LTOIR, lo->arch.sum.lto, lo->arch.sum.n_lto));
-	json_object_set_new(j, "archs", archs);
-	json_object_set_new(j, "fatbin", j_fatbin(&lo->arch));
+	json_object_set_new(j, "archs",
+			    lo->arch_skipped ? (json_decref(archs), json_null()) : archs);
+	json_object_set_new(j, "fatbin", lo->arch_skipped ? json_null() : j_fatbin(&lo->arch));
 	json_object_set_new(j, "fatbin_error", json_str(lo->arch_error));
 	return j;
 }

@@ -16,6 +16,7 @@ struct ldd_out {
 	const struct cd_opts *opts;
 	struct cudaarch arch;
 	const char *arch_error; /* the file's sections could not be read */
+	int arch_skipped;	/* --no-archs */
 };
 
 /* Needs (DT_NEEDED and dlopen, not preloads) that were not found. */

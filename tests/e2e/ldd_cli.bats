@@ -112,3 +112,11 @@ mkroot() {
 	[[ "$output" == *'```text'* ]]
 	[[ "$output" == *"libmissing.so not found"* ]]
 }
+
+@test "ldd: --no-archs leaves archs and fatbin null" {
+	run "$CD" ldd --json --no-archs /bin/sh
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.archs, .fatbin' <<<"$output" | sort -u)" = null ]
+	run "$CD" ldd --no-archs /bin/sh
+	[[ "$output" != *"cuda"* ]]
+}
