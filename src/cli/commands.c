@@ -33,7 +33,22 @@ static const struct cd_command commands[] = {
 	 "  --gpu-memory B[,B...]  free bytes per GPU instead of probing (80GiB, 24G, ...)\n"
 	 "  --gpu-cc X.Y           compute capability of the GPUs (e.g. 7.5)\n"
 	 "  --trust-remote-code    the load passes trust_remote_code=True\n"},
-	{"ldd", cmd_planned, "resolve a shared object's dependencies as the loader would", NULL},
+	{"ldd", cmd_ldd, "resolve a shared object's dependencies as the loader would",
+	 "cuda-doctor ldd FILE [--ld-library-path PATH] [--preload LIST] [--dlopen NAME]...\n"
+	 "                [--no-ld-so-preload] [--inhibit-cache] "
+	 "[--scan-data|--no-scan-data|--no-archs]\n"
+	 "  Resolve FILE's dependency tree as glibc's loader would, reading files only\n"
+	 "  (nothing is loaded or run), and list the CUDA archs in FILE's .nv_fatbin.\n"
+	 "  --ld-library-path PATH  use PATH instead of $LD_LIBRARY_PATH ('' for none)\n"
+	 "  --preload LIST          use LIST instead of $LD_PRELOAD\n"
+	 "  --dlopen NAME           also resolve dlopen(NAME) called from FILE (repeatable)\n"
+	 "  --no-ld-so-preload      ignore /etc/ld.so.preload\n"
+	 "  --inhibit-cache         do not use /etc/ld.so.cache (ld.so --inhibit-cache)\n"
+	 "  --scan-data             always scan data sections for embedded fatbins (default:\n"
+	 "                          when they total 64 MiB or less, or .nv_fatbin is empty)\n"
+	 "  --no-scan-data          only the .nv_fatbin section\n"
+	 "  --no-archs              do not read the CUDA archs (archs and fatbin are null)\n"
+	 "  Exit 1 when a dependency is not found, 2 when FILE is missing or not ELF.\n"},
 	{"jit", cmd_jit, "readiness to JIT-compile CUDA extensions (torch, DeepSpeed)",
 	 "cuda-doctor jit [--op NAME]... [--compile] [--gpu-cc LIST] [--build-timeout SECONDS]\n"
 	 "  Will torch.utils.cpp_extension and DeepSpeed's ops JIT-compile here? The toolkit\n"

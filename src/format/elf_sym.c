@@ -1,0 +1,210 @@
+/* elf_sym: .dynsym with GNU symbol versions. Version indexes come from
+ * .gnu.version (one Elf_Half per symbol; bit 15 = hidden), their names from
+ * .gnu.version_d (Elf_Verdef/Elf_Verdaux: defined versions) and
+ * .gnu.version_r (Elf_Verneed/Elf_Vernaux: required versions). A version
+ * section that does not check out leaves versions NULL; it never fails the
+ * symbol read. */
+#include <string.h>
+
+#include "format/elf.h"
+
+#define VERSYM_HIDDEN 0x8000u
+#define VERSYM_MAX    0x7fffu
+
+struct vtab {
+	const char **name; /* indexed by version index; NULL when unknown */
+	uint32_t n;
+};
+
+static uint64_t rd(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	if (!span_ok(r.n, off, size))
+		return 0;
+	for (i = 0; i < size; i++)
+		v = (v << 8) | r.p[off + (e->be ? i : size - 1 - i)];
+	return v;
+}
+
+static int find_type(const struct elf_file *e, uint32_t type, struct elf_shdr *sh)
+{
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++)
+		if (elf_shdr_get(e, i, sh) == 0 && sh->type == type)
+			return 0;
+	return CD_ENOENT;
+}
+
+static int linked_strtab(const struct elf_file *e, const struct elf_shdr *sh, struct cd_span *out)
+{
+	struct elf_shdr st;
+
+	if (elf_shdr_get(e, sh->link, &st) || st.type != ELF_SHT_STRTAB)
+		return CD_EFORMAT;
+	return elf_section_data(e, &st, out);
+}
+
+static void vset(struct vtab *v, uint64_t idx, struct cd_span str, uint64_t name_off)
+{
+	const char *s;
+
+	idx &= VERSYM_MAX;
+	if (v->name && idx < v->n && span_cstr(str, name_off, &s, NULL) == 0)
+		v->name[idx] = s;
+}
+
+/* Walk verdef (def=1) or verneed records. With v->name NULL it only finds
+ * the largest index, so the table can be sized. Records are followed by
+ * their vd_next / vn_next links, at most sh_info of them, each link moving
+ * forward so the walk ends even on a cyclic file. */
+static void walk_versions(const struct elf_file *e, const struct elf_shdr *sh, int def,
+			  struct vtab *v, uint32_t *max)
+{
+	struct cd_span sec, str;
+	uint64_t off = 0, aux, next, idx;
+	uint32_t i, k, cnt;
+
+	if (elf_section_data(e, sh, &sec) || linked_strtab(e, sh, &str))
+		return;
+	for (i = 0; i < sh->info && span_ok(sec.n, off, def ? 20 : 16); i++) {
+		if (def) {
+			idx = rd(e, sec, off + 4, 2);
+			aux = off + rd(e, sec, off + 12, 4);
+			if (span_ok(sec.n, aux, 8))
+				vset(v, idx, str, rd(e, sec, aux, 4));
+			if ((idx & VERSYM_MAX) > *max)
+				*max = (uint32_t)(idx & VERSYM_MAX);
+			next = rd(e, sec, off + 16, 4);
+		} else {
+			cnt = (uint32_t)rd(e, sec, off + 2, 2);
+			aux = off + rd(e, sec, off + 8, 4);
+			for (k = 0; k < cnt && span_ok(sec.n, aux, 16); k++) {
+				idx = rd(e, sec, aux + 6, 2);
+				vset(v, idx, str, rd(e, sec, aux + 8, 4));
+				if ((idx & VERSYM_MAX) > *max)
+					*max = (uint32_t)(idx & VERSYM_MAX);
+				if (rd(e, sec, aux + 12, 4) == 0)
+					break;
+				aux += rd(e, sec, aux + 12, 4);
+			}
+			next = rd(e, sec, off + 12, 4);
+		}
+		if (next == 0)
+			break;
+		off += next;
+	}
+}
+
+static void versions_load(const struct elf_file *e, struct cd_arena *a, struct vtab *v)
+{
+	struct elf_shdr def, need;
+	int has_def = find_type(e, ELF_SHT_GNU_VERDEF, &def) == 0;
+	int has_need = find_type(e, ELF_SHT_GNU_VERNEED, &need) == 0;
+	uint32_t max = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (has_def)
+		walk_versions(e, &def, 1, v, &max);
+	if (has_need)
+		walk_versions(e, &need, 0, v, &max);
+	if (!max)
+		return;
+	v->name = arena_calloc(a, (size_t)max + 1, sizeof(*v->name));
+	if (!v->name)
+		return;
+	v->n = max + 1;
+	if (has_def)
+		walk_versions(e, &def, 1, v, &max);
+	if (has_need)
+		walk_versions(e, &need, 0, v, &max);
+}
+
+static void sym_fill(const struct elf_file *e, struct cd_span r, struct elf_sym *s,
+		     uint32_t *name_off)
+{
+	uint8_t info;
+
+	*name_off = (uint32_t)rd(e, r, 0, 4);
+	if (e->is64) {
+		info = (uint8_t)rd(e, r, 4, 1);
+		s->visibility = (uint8_t)(rd(e, r, 5, 1) & 3);
+		s->shndx = (uint16_t)rd(e, r, 6, 2);
+		s->value = rd(e, r, 8, 8);
+		s->size = rd(e, r, 16, 8);
+	} else {
+		s->value = rd(e, r, 4, 4);
+		s->size = rd(e, r, 8, 4);
+		info = (uint8_t)rd(e, r, 12, 1);
+		s->visibility = (uint8_t)(rd(e, r, 13, 1) & 3);
+		s->shndx = (uint16_t)rd(e, r, 14, 2);
+	}
+	s->type = info & 0xf;
+	s->bind = info >> 4;
+	s->defined = s->shndx != 0;
+}
+
+static void sym_version(const struct elf_file *e, const struct cd_span *versym,
+			const struct vtab *v, uint64_t i, struct elf_sym *s)
+{
+	uint64_t vi;
+
+	if (!versym->n || !v->name || !span_ok(versym->n, i * 2, 2))
+		return;
+	vi = rd(e, *versym, i * 2, 2);
+	s->version_hidden = (vi & VERSYM_HIDDEN) != 0;
+	vi &= VERSYM_MAX;
+	if (vi >= 2 && vi < v->n) /* 0 local, 1 global: no name */
+		s->version = v->name[vi];
+}
+
+int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out, size_t *n,
+		struct cd_err *err)
+{
+	struct elf_shdr sh, vs;
+	struct cd_span tab, str, versym = {NULL, 0}, r;
+	struct vtab v;
+	uint64_t count, i, want = e->is64 ? 24 : 16;
+	uint32_t name_off;
+
+	*out = NULL;
+	*n = 0;
+	if (find_type(e, ELF_SHT_DYNSYM, &sh))
+		return CD_ENOENT;
+	if (sh.entsize != want)
+		return err_set(err, CD_EFORMAT, ".dynsym entry size %llu, expected %llu",
+			       (unsigned long long)sh.entsize, (unsigned long long)want);
+	if (elf_section_data(e, &sh, &tab) || linked_strtab(e, &sh, &str))
+		return err_set(err, CD_ERANGE, ".dynsym or its strings outside the file");
+	count = tab.n / want;
+	if (count > ELF_MAX_SYMBOLS)
+		return err_set(err, CD_EFORMAT, "%llu dynamic symbols: more than %u",
+			       (unsigned long long)count, ELF_MAX_SYMBOLS);
+	if (count < 2)
+		return 0;
+	if (find_type(e, ELF_SHT_GNU_VERSYM, &vs) == 0 && elf_section_data(e, &vs, &versym) == 0 &&
+	    versym.n / 2 >= count)
+		versions_load(e, a, &v);
+	else {
+		memset(&v, 0, sizeof(v));
+		versym.n = 0;
+	}
+	*out = arena_calloc(a, (size_t)count - 1, sizeof(**out));
+	if (!*out)
+		return err_set(err, CD_ENOMEM, "out of memory for %llu symbols",
+			       (unsigned long long)count);
+	for (i = 1; i < count; i++) {
+		struct elf_sym *s = &(*out)[*n];
+		if (span_sub(tab, i * want, want, &r))
+			break;
+		sym_fill(e, r, s, &name_off);
+		if (span_cstr(str, name_off, &s->name, NULL))
+			return err_set(err, CD_ERANGE, "symbol %llu: name outside its string table",
+				       (unsigned long long)i);
+		sym_version(e, &versym, &v, i, s);
+		(*n)++;
+	}
+	return 0;
+}

@@ -1,0 +1,275 @@
+/* fatbin: see fatbin.h.
+ *
+ * Layout. The container header is CUDA's struct fatBinaryHeader
+ * (fatbinary.h, shipped with older toolkits; the magic and section names
+ * are in fatbinary_section.h of every toolkit):
+ *   u32 magic 0xBA55ED50, u16 version (1), u16 headerSize, u64 fatSize
+ * and headerSize + fatSize bytes make one container; a .nv_fatbin section
+ * holds several, one per translation unit, 8-byte aligned.
+ * Entry headers follow back to back, each `header_size + payload_size`
+ * long. The entry layout is not published by NVIDIA; the fields used here
+ * were read off nvcc/fatbinary 13.0 output and agree with the public
+ * readers (n-eiling/cuda-fatbin-decompression fatbin-decompress.h, the
+ * fatbinary Rust crate, GrigoryEvko/nvopen-tools FORMAT_SPECIFICATION.md):
+ *   +0 u16 kind (1 PTX, 2 ELF cubin, 8 LTO IR)   +4 u32 header_size
+ *   +8 u64 payload_size                            +24 u16 minor, +26 u16 major
+ *   +28 u32 arch (90 = sm_90)                      +40 u64 flags
+ * Flags: 0x1 64-bit, 0x2 debug, 0x10 Linux, 0x2000 LZ4-compressed (older
+ * toolkits), 0x8000 ZSTD-compressed, 0x100000 arch-specific target (sm_90a,
+ * compute_90a), 0x200000 family target (sm_100f) - the last two observed
+ * with -gencode arch=compute_90a,code=sm_90a and compute_100f in CUDA 13.0
+ * (tests/e2e/fatbin.bats rebuilds them). Unknown kinds and flags are
+ * counted, never guessed at. */
+#include "format/fatbin.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/span.h"
+
+static uint64_t le(const uint8_t *p, size_t n, uint64_t off, unsigned size)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	if (!span_ok(n, off, size))
+		return 0;
+	for (i = size; i-- > 0;)
+		v = (v << 8) | p[off + i];
+	return v;
+}
+
+static void set_add(uint32_t *set, size_t *n, uint32_t key)
+{
+	size_t lo = 0, hi = *n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (set[mid] == key)
+			return;
+		if (set[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (*n >= FATBIN_MAX_ARCHS)
+		return;
+	memmove(set + lo + 1, set + lo, (*n - lo) * sizeof(*set));
+	set[lo] = key;
+	(*n)++;
+}
+
+static void account(struct fatbin_summary *s, const struct fatbin_entry *e)
+{
+	uint32_t key = FATBIN_KEY(e->arch, e->variant);
+
+	s->entries++;
+	s->compressed_entries += e->compressed != 0;
+	switch (e->kind) {
+	case FATBIN_KIND_ELF:
+		s->sass_entries++;
+		set_add(s->sass, &s->n_sass, key);
+		break;
+	case FATBIN_KIND_PTX:
+		s->ptx_entries++;
+		set_add(s->ptx, &s->n_ptx, key);
+		break;
+	case FATBIN_KIND_LTOIR:
+		s->lto_entries++;
+		set_add(s->lto, &s->n_lto, key);
+		break;
+	default: s->other_entries++; break;
+	}
+}
+
+static int read_entry(const uint8_t *p, size_t n, uint64_t off, uint64_t end,
+		      struct fatbin_entry *e, struct cd_err *err)
+{
+	if (!span_ok(end, off, FATBIN_ENTRY_MIN))
+		return err_set(err, CD_ERANGE,
+			       "fatbin entry header at %llu runs past its container",
+			       (unsigned long long)off);
+	memset(e, 0, sizeof(*e));
+	e->offset = off;
+	e->kind = (uint16_t)le(p, n, off, 2);
+	e->header_size = (uint32_t)le(p, n, off + 4, 4);
+	e->payload_size = le(p, n, off + 8, 8);
+	e->code_minor = (uint16_t)le(p, n, off + 24, 2);
+	e->code_major = (uint16_t)le(p, n, off + 26, 2);
+	e->arch = (uint32_t)le(p, n, off + 28, 4);
+	e->flags = le(p, n, off + 40, 8);
+	e->compressed = (e->flags & (FATBIN_FLAG_COMPRESS_LZ4 | FATBIN_FLAG_COMPRESS_ZSTD)) != 0;
+	if (e->flags & FATBIN_FLAG_ARCH_SPECIFIC)
+		e->variant = FATBIN_VAR_A;
+	else if (e->flags & FATBIN_FLAG_FAMILY)
+		e->variant = FATBIN_VAR_F;
+	if (e->header_size < FATBIN_ENTRY_MIN || !span_ok(end, off, e->header_size))
+		return err_set(err, CD_EFORMAT, "fatbin entry at %llu: header size %u",
+			       (unsigned long long)off, e->header_size);
+	if (!span_ok(end, off + e->header_size, e->payload_size))
+		return err_set(
+			err, CD_ERANGE,
+			"fatbin entry at %llu: payload of %llu bytes runs past its container",
+			(unsigned long long)off, (unsigned long long)e->payload_size);
+	return 0;
+}
+
+/* Entries of the container [start, end); the header has been checked. */
+static int walk_entries(const uint8_t *p, size_t n, uint64_t off, uint64_t end, fatbin_entry_fn fn,
+			void *ctx, struct fatbin_summary *s, struct cd_err *err)
+{
+	struct fatbin_entry e;
+	int rc;
+
+	while (off < end) {
+		rc = read_entry(p, n, off, end, &e, err);
+		if (rc)
+			return rc;
+		if (s)
+			account(s, &e);
+		if (fn && (rc = fn(&e, ctx)) != 0)
+			return rc;
+		off += e.header_size + e.payload_size; /* >= 64: the walk always advances */
+	}
+	return 0;
+}
+
+/* The next container header at or after off, on the 8-byte grid the
+ * toolkit aligns containers to; n when there is none. */
+static uint64_t next_container(const uint8_t *p, size_t n, uint64_t off)
+{
+	while (span_ok(n, off, FATBIN_HDR_SIZE) && le(p, n, off, 4) != FATBIN_MAGIC)
+		off = (off + 8) & ~(uint64_t)7;
+	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
+}
+
+int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
+		struct cd_err *err)
+{
+	uint64_t off = 0, at, hsize, fsize;
+	int rc;
+
+	if (s)
+		memset(s, 0, sizeof(*s));
+	for (;;) {
+		at = next_container(p, n, off);
+		if (s)
+			s->gap_bytes += at - off;
+		if (at >= n)
+			return 0;
+		hsize = le(p, n, at + 6, 2);
+		fsize = le(p, n, at + 8, 8);
+		rc = 0;
+		if (hsize < FATBIN_HDR_SIZE || !span_ok(n, at, hsize) ||
+		    !span_ok(n - at - hsize, 0, fsize))
+			rc = err_set(err, CD_ERANGE,
+				     "fatbin container at %llu: header %llu + size %llu bytes "
+				     "exceed the %zu-byte section",
+				     (unsigned long long)at, (unsigned long long)hsize,
+				     (unsigned long long)fsize, n);
+		if (!rc && s)
+			s->containers++;
+		if (!rc)
+			rc = walk_entries(p, n, at + hsize, at + hsize + fsize, fn, ctx, s, err);
+		if (rc) {
+			if (s)
+				s->partial = 1;
+			return rc;
+		}
+		off = at + hsize + fsize;
+	}
+}
+
+int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err)
+{
+	return fatbin_walk(p, n, NULL, NULL, s, err);
+}
+
+/* Entry headers a scan may check before it gives up: junk built to look
+ * like nested, almost-valid containers must not cost quadratic time. */
+#define SCAN_BUDGET (1u << 24)
+
+/* A candidate container at off, in scan mode: strict header, and entries
+ * that all check out; *end gets its end. */
+static int plausible(const uint8_t *p, size_t n, uint64_t off, uint64_t *end, uint64_t *budget)
+{
+	struct fatbin_entry e;
+	uint64_t hsize = le(p, n, off + 6, 2), fsize = le(p, n, off + 8, 8), at;
+
+	if (le(p, n, off + 4, 2) != 1 || hsize != FATBIN_HDR_SIZE ||
+	    !span_ok(n - off - hsize, 0, fsize) || fsize < FATBIN_ENTRY_MIN)
+		return 0;
+	*end = off + hsize + fsize;
+	for (at = off + hsize; at < *end; at += e.header_size + e.payload_size) {
+		if (*budget == 0)
+			return 0;
+		--*budget;
+		if (read_entry(p, n, at, *end, &e, NULL) || e.header_size > 4096)
+			return 0;
+	}
+	return 1;
+}
+
+uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		     struct fatbin_summary *s)
+{
+	static const uint8_t magic[4] = {0x50, 0xed, 0x55, 0xba}; /* FATBIN_MAGIC, LE */
+	uint64_t off = 0, end, found = 0, budget = SCAN_BUDGET;
+	const uint8_t *hit;
+
+	while (span_ok(n, off, FATBIN_HDR_SIZE) && budget) {
+		/* Look for the magic's last byte: 0xBA is rarer in data than 0x50. */
+		hit = memchr(p + off + 3, magic[3], n - off - (FATBIN_HDR_SIZE - 1));
+		if (!hit)
+			break;
+		hit -= 3;
+		off = (uint64_t)(hit - p);
+		if (memcmp(hit, magic, 4) != 0 || !plausible(p, n, off, &end, &budget)) {
+			off++;
+			continue;
+		}
+		if (walk_entries(p, n, off + FATBIN_HDR_SIZE, end, fn, ctx, s, NULL))
+			break; /* only a callback can stop a checked container */
+		if (s)
+			s->containers++;
+		found++;
+		off = end;
+	}
+	if (!budget && s)
+		s->partial = 1;
+	return found;
+}
+
+static void merge_set(uint32_t *dst, size_t *nd, const uint32_t *src, size_t ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns; i++)
+		set_add(dst, nd, src[i]);
+}
+
+void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src)
+{
+	dst->containers += src->containers;
+	dst->entries += src->entries;
+	dst->sass_entries += src->sass_entries;
+	dst->ptx_entries += src->ptx_entries;
+	dst->lto_entries += src->lto_entries;
+	dst->other_entries += src->other_entries;
+	dst->compressed_entries += src->compressed_entries;
+	dst->gap_bytes += src->gap_bytes;
+	dst->partial |= src->partial;
+	merge_set(dst->sass, &dst->n_sass, src->sass, src->n_sass);
+	merge_set(dst->ptx, &dst->n_ptx, src->ptx, src->n_ptx);
+	merge_set(dst->lto, &dst->n_lto, src->lto, src->n_lto);
+}
+
+void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap)
+{
+	static const char *const var[] = {"", "a", "f", "?"};
+	const char *pre = kind == FATBIN_KIND_PTX     ? "compute"
+			  : kind == FATBIN_KIND_LTOIR ? "lto"
+						      : "sm";
+
+	snprintf(buf, cap, "%s_%u%s", pre, key / 4, var[key % 4]);
+}

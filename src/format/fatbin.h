@@ -1,0 +1,86 @@
+/* fatbin: list the CUDA device code inside an ELF's .nv_fatbin section by
+ * walking the fatbin container headers and each entry's header, never the
+ * payloads (which are usually compressed), so the arch list of a 300 MB
+ * fatbin costs one pass over a few thousand 64-byte headers.
+ * Results are plain values in the caller's struct; nothing is allocated.
+ * A truncated or lying header stops the walk with CD_ERANGE / CD_EFORMAT;
+ * what was read before it stays in the summary (partial = 1). */
+#ifndef CD_FATBIN_H
+#define CD_FATBIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+#define FATBIN_MAGIC	 0xBA55ED50u /* fatbinary.h: FATBIN_MAGIC */
+#define FATBIN_HDR_SIZE	 16u	     /* struct fatBinaryHeader */
+#define FATBIN_ENTRY_MIN 64u	     /* the fixed part of an entry header */
+
+/* Entry kinds (the first field of an entry header). */
+enum { FATBIN_KIND_PTX = 1, FATBIN_KIND_ELF = 2, FATBIN_KIND_LTOIR = 8 };
+
+/* Entry flags, as written by CUDA's fatbinary (see fatbin.c for sources). */
+#define FATBIN_FLAG_64BIT	  0x0000001ull
+#define FATBIN_FLAG_DEBUG	  0x0000002ull
+#define FATBIN_FLAG_LINUX	  0x0000010ull
+#define FATBIN_FLAG_COMPRESS_LZ4  0x0002000ull
+#define FATBIN_FLAG_COMPRESS_ZSTD 0x0008000ull
+#define FATBIN_FLAG_ARCH_SPECIFIC 0x0100000ull /* sm_XYa / compute_XYa */
+#define FATBIN_FLAG_FAMILY	  0x0200000ull /* sm_XYf / compute_XYf */
+
+/* Target variant of an arch: plain, arch-specific 'a', family 'f'. */
+enum { FATBIN_VAR_NONE = 0, FATBIN_VAR_A = 1, FATBIN_VAR_F = 2 };
+
+struct fatbin_entry {
+	uint64_t offset; /* of the entry header, from the start of the section */
+	uint16_t kind;
+	uint32_t header_size;
+	uint64_t payload_size;
+	uint32_t arch;			 /* 90 for sm_90 / compute_90 */
+	int variant;			 /* FATBIN_VAR_* */
+	uint16_t code_major, code_minor; /* cubin ABI or PTX ISA version */
+	uint64_t flags;
+	int compressed;
+};
+
+/* An arch key orders sm_90 < sm_90a < sm_90f < sm_100: arch * 4 + variant. */
+#define FATBIN_KEY(arch, var) ((uint32_t)(arch)*4u + (uint32_t)(var))
+#define FATBIN_MAX_ARCHS      128
+
+struct fatbin_summary {
+	uint32_t containers;
+	uint64_t entries;
+	uint64_t sass_entries, ptx_entries, lto_entries, other_entries;
+	uint64_t compressed_entries;
+	uint64_t gap_bytes; /* bytes skipped between containers (alignment padding) */
+	int partial;	    /* the walk stopped at a bad header */
+	size_t n_sass, n_ptx, n_lto;
+	uint32_t sass[FATBIN_MAX_ARCHS]; /* sorted, distinct FATBIN_KEYs */
+	uint32_t ptx[FATBIN_MAX_ARCHS];
+	uint32_t lto[FATBIN_MAX_ARCHS];
+};
+
+/* Called for each entry; a non-zero return stops the walk and is returned. */
+typedef int (*fatbin_entry_fn)(const struct fatbin_entry *ent, void *ctx);
+
+/* Walk every container in p[0..n). s (optional) is filled as entries pass. */
+int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
+		struct cd_err *err);
+/* fatbin_walk with only the summary. */
+int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err);
+
+/* Find containers embedded in other data (a library's .rodata or .ldata):
+ * the magic at any offset, and a container counts only if its header and
+ * every entry check out (version 1, 16-byte header, entries that fit);
+ * anything else is skipped. Adds to s (which the caller initialises);
+ * returns the number of containers found. */
+uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		     struct fatbin_summary *s);
+/* Add the counts and arch sets of src to dst. */
+void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src);
+
+/* "sm_90a", "compute_100f", "lto_80" for a key of the given kind. */
+void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap);
+
+#endif
