@@ -66,6 +66,11 @@ static int parse_type(const char *s, size_t n, struct tmpl_op *op)
 		op->kind = TMPL_SIZE;
 		return 0;
 	}
+	if (n == 6 && !memcmp(s, "soname", 6)) { /* libcudart.so.12: a word */
+		op->kind = TMPL_CLASS;
+		op->cls = TMPL_C_WORD;
+		return 0;
+	}
 	if (n == 3 && !memcmp(s, "num", 3)) {
 		op->kind = TMPL_CLASS;
 		op->cls = TMPL_C_VER;
