@@ -166,12 +166,22 @@ static int add_placeholder(struct tmpl *t, const char *s, const char *e, struct 
 			return err_set(err, CD_EFORMAT, "empty literal capture");
 		op = &t->ops[t->n_ops - 1];
 	} else {
+		const char *eq = memchr(sep + 1, '=', (size_t)(e - sep - 1));
+		const char *te = eq ? eq : e;
+		struct tmpl_op *pre = NULL;
+		if (eq) { /* {name:type=prefix}: the prefix literal, then the class */
+			if (eq + 1 == e || add_lit(t, eq + 1, (size_t)(e - eq - 1), a, err))
+				return err_set(err, CD_EFORMAT, "bad capture prefix");
+			pre = &t->ops[t->n_ops - 1];
+			pre->cap = (int8_t)t->n_caps;
+		}
 		op = new_op(t, err);
 		if (!op)
 			return CD_EFORMAT;
-		if (parse_type(sep + 1, (size_t)(e - sep - 1), op))
-			return err_set(err, CD_EFORMAT, "unknown type '%.*s'", (int)(e - sep - 1),
+		if (parse_type(sep + 1, (size_t)(te - sep - 1), op) || (pre && op->kind != TMPL_CLASS))
+			return err_set(err, CD_EFORMAT, "unknown type '%.*s'", (int)(te - sep - 1),
 				       sep + 1);
+		op->cont = pre != NULL;
 	}
 	op->cap = (int8_t)t->n_caps;
 	t->cap_is_size[t->n_caps] = op->kind == TMPL_SIZE;
@@ -373,10 +383,14 @@ static int could_start(const struct tmpl *t, size_t op, unsigned char c)
 
 static void set_cap(struct mstate *s, const struct tmpl_op *o, size_t off, size_t len)
 {
-	if (o->cap >= 0) {
-		s->caps[o->cap].off = off;
-		s->caps[o->cap].len = len;
+	if (o->cap < 0)
+		return;
+	if (o->cont) { /* the literal prefix set off; extend it over this op */
+		s->caps[o->cap].len = off + len - s->caps[o->cap].off;
+		return;
 	}
+	s->caps[o->cap].off = off;
+	s->caps[o->cap].len = len;
 }
 
 static size_t run_len(const struct tmpl *t, const struct tmpl_op *o, const uint8_t *p, size_t n)
