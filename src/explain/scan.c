@@ -45,6 +45,9 @@ struct xs_scanner {
 	int cont;	  /* buf[0] is inside a line that was cut */
 	int prev_file;	  /* the line before buf[0]'s line is a traceback "File" line */
 	int last_partial; /* the input did not end with a line break */
+	int has_last;	  /* the last recorded hit, for multi-line messages */
+	uint32_t last_sig, last_diag;
+	uint64_t last_line;
 	int finished;
 	int err;
 	/* the chunk being scanned */
@@ -428,8 +431,8 @@ static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit 
 	for (i = 0; h->ok && i < h->t->n_caps && d->n_facts < XS_FACTS_MAX; i++) {
 		const struct tmpl_cap *c = &h->caps[i];
 		struct xs_fact *f;
-		if (c->off == SIZE_MAX)
-			continue;
+		if (c->off == SIZE_MAX || xs_fact(d, h->t->cap_names[i]))
+			continue; /* a continuation line does not overwrite a fact */
 		f = &d->facts[d->n_facts];
 		f->name = h->t->cap_names[i];
 		f->value = clean_copy(&r->arena, h->w + c->off, cap_len(c));
@@ -449,6 +452,46 @@ static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit 
 	}
 }
 
+/* A message printed over several lines (PyTorch's CUDA mismatch, its old-GPU
+ * warning) hits one signature on consecutive lines: those continue the
+ * diagnosis of the first line and add their facts to it. */
+static int continue_last(struct xs_scanner *s, const struct hit *h)
+{
+	struct xs_diag *d;
+	size_t i;
+
+	if (!s->has_last || s->last_sig != h->sig || h->line < s->last_line ||
+	    h->line - s->last_line > XS_CONT_LINES || s->last_diag >= s->res->n)
+		return 0;
+	d = &s->res->d[s->last_diag];
+	if (d->sig != &s->db->sigs.sigs[h->sig] || d->input != s->input)
+		return 0;
+	for (i = 0; h->ok && i < h->t->n_caps; i++) { /* a different value: a new message */
+		const char *v = xs_fact(d, h->t->cap_names[i]);
+		size_t n = cap_len(&h->caps[i]);
+		if (h->caps[i].off != SIZE_MAX && v &&
+		    (strlen(v) != n || memcmp(v, h->w + h->caps[i].off, n)))
+			return 0;
+	}
+	fill_facts(s->res, d, h);
+	if (h->rank >= 0 && !xs_has_rank(d, (unsigned)h->rank)) {
+		d->ranks[h->rank / 8] |= (uint8_t)(1u << (h->rank % 8));
+		d->n_ranks++;
+	}
+	if (d->n_lines < XS_LINES_MAX && d->lines[d->n_lines - 1] != h->line)
+		d->lines[d->n_lines++] = h->line;
+	s->last_line = h->line;
+	return 1;
+}
+
+static void remember(struct xs_scanner *s, const struct hit *h, const struct xs_diag *d)
+{
+	s->has_last = 1;
+	s->last_sig = h->sig;
+	s->last_line = h->line;
+	s->last_diag = (uint32_t)(d - s->res->d);
+}
+
 static void record(struct xs_scanner *s, const struct hit *h)
 {
 	struct xs_result *r = s->res;
@@ -456,10 +499,14 @@ static void record(struct xs_scanner *s, const struct hit *h)
 	size_t nslots = sizeof(r->slots) / sizeof(r->slots[0]), i = hv % nslots, probes;
 	struct xs_diag *d;
 
+	if (continue_last(s, h))
+		return;
+
 	for (probes = 0; probes < nslots && r->slots[i]; probes++, i = (i + 1) % nslots) {
 		d = &r->d[r->slots[i] - 1];
 		if (d->hash == hv && d->sig == &s->db->sigs.sigs[h->sig] && same_facts(d, h)) {
 			add_location(d, s->input, h->line, h->rank);
+			remember(s, h, d);
 			return;
 		}
 	}
@@ -477,6 +524,7 @@ static void record(struct xs_scanner *s, const struct hit *h)
 	d->text = clean_copy(&r->arena, h->text, h->text_n);
 	add_location(d, s->input, h->line, h->rank);
 	r->slots[i] = (uint32_t)(++r->n);
+	remember(s, h, d);
 }
 
 /* ---- segments ------------------------------------------------------------- */

@@ -28,6 +28,7 @@
 #define XS_FACTS_MAX   (2 * TMPL_CAPS_MAX)
 #define XS_ENV_MAX     16
 #define XS_INPUTS_MAX  64
+#define XS_CONT_LINES  3 /* hits of one signature this close continue one message */
 
 struct xs_db;
 
