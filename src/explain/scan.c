@@ -170,10 +170,23 @@ int xs_has_rank(const struct xs_diag *d, unsigned rank)
 	return rank < XS_RANKS && (d->ranks[rank / 8] >> (rank % 8) & 1);
 }
 
+/* Ranking tier: causes at warning or error first, then symptoms at warning
+ * or error, then anything informational (an info line is context, never the
+ * root cause of a failure). */
+static int diag_tier(const struct xs_diag *d)
+{
+	if (d->sig->severity == CD_SEV_INFO)
+		return 2;
+	return d->sig->role == SIG_CAUSE ? 0 : 1;
+}
+
 static int diag_cmp(const void *a, const void *b)
 {
 	const struct xs_diag *x = a, *y = b;
+	int tx = diag_tier(x), ty = diag_tier(y);
 
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
 	if (x->sig->role != y->sig->role)
 		return x->sig->role < y->sig->role ? -1 : 1;
 	if (x->sig->severity != y->sig->severity)
