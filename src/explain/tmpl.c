@@ -465,7 +465,7 @@ static const uint8_t *find_lit(const struct tmpl_op *o, const uint8_t *p, size_t
  * leading class followed by a literal, at the start of the class run before
  * each occurrence of that literal (walked back at most 4 KiB: a match that
  * starts further back also starts there); else anywhere its first op fits. */
-int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps)
+static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps)
 {
 	struct mstate s = {t, p, n, 0, caps};
 	const struct tmpl_op *o0 = &t->ops[0];
@@ -509,6 +509,28 @@ int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap
 			return r;
 	}
 	return 0;
+}
+
+/* A version at the end of a sentence ("capability 6.0.") keeps its digits
+ * only: a trailing dot is never part of a version. */
+int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps)
+{
+	int r = match_raw(t, p, n, caps);
+	size_t i;
+
+	if (r <= 0)
+		return r;
+	for (i = 0; i < t->n_ops; i++) {
+		const struct tmpl_op *o = &t->ops[i];
+		struct tmpl_cap *c;
+
+		if (o->cap < 0 || o->kind != TMPL_CLASS || o->cls != TMPL_C_VER)
+			continue;
+		c = &caps[o->cap];
+		while (c->off != SIZE_MAX && c->len > 1 && p[c->off + c->len - 1] == '.')
+			c->len--;
+	}
+	return r;
 }
 
 int64_t tmpl_size_bytes(const char *s, size_t n)
