@@ -233,7 +233,9 @@ static void lines_note(const struct xs_diag *d, char *out, size_t cap)
 			 d->n_ranks > 1 ? "ranks" : "rank", ranks);
 }
 
-static void text_diag(const struct tx *t, const struct xs_diag *d, int root)
+/* root: the first diagnosis when a cause was found; full: print facts, why
+ * and fix (causes, the first diagnosis whatever its role, or -v). */
+static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int full)
 {
 	struct xs_result *r = t->r;
 	const char *sev = d->sig->severity == CD_SEV_ERROR ? "✗" :
@@ -252,7 +254,7 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root)
 	lines_note(d, note, sizeof(note));
 	if (note[0])
 		fprintf(t->out, "          (%s)\n", note);
-	if (d->sig->role == SIG_SYMPTOM && !root && !t->o->verbose)
+	if (!full)
 		return;
 	for (i = 0; i < d->n_facts; i++)
 		n += (size_t)snprintf(facts + n, n < sizeof(facts) ? sizeof(facts) - n : 0, "%s%s=%s",
@@ -291,7 +293,8 @@ static void xr_text_report(const struct tx *t)
 		r->n == 1 ? "is" : "es", causes, causes == 1 ? "" : "s", r->n - causes,
 		r->n - causes == 1 ? "" : "s", causes ? ", root cause first" : "");
 	for (i = 0; i < r->n; i++)
-		text_diag(t, &r->d[i], i == 0 && causes);
+		text_diag(t, &r->d[i], i == 0 && causes,
+			  i == 0 || r->d[i].sig->role == SIG_CAUSE || t->o->verbose);
 	if (r->dropped)
 		fprintf(t->out, "\n(%llu more distinct diagnoses not kept)\n",
 			(unsigned long long)r->dropped);

@@ -385,12 +385,15 @@ static size_t cap_len(const struct tmpl_cap *c)
 	return c->len < XS_FACT_MAX ? c->len : XS_FACT_MAX;
 }
 
-static uint64_t hit_hash(const struct hit *h)
+/* Causes are told apart by their facts (two missing headers are two
+ * diagnoses); a symptom is one diagnosis however its lines vary (ninja's
+ * "build stopped" and CalledProcessError are the same failed build). */
+static uint64_t hit_hash(const struct hit *h, int by_facts)
 {
 	uint64_t v = fnv(0xcbf29ce484222325ULL, &h->sig, sizeof(h->sig));
 	size_t i;
 
-	for (i = 0; h->ok && i < h->t->n_caps; i++) {
+	for (i = 0; by_facts && h->ok && i < h->t->n_caps; i++) {
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
 		v = fnv(v, h->t->cap_names[i], strlen(h->t->cap_names[i]) + 1);
@@ -400,7 +403,9 @@ static uint64_t hit_hash(const struct hit *h)
 	return v;
 }
 
-static int same_facts(const struct xs_diag *d, const struct hit *h)
+/* by_facts: every fact of the hit is in d with the same value; otherwise
+ * only no fact may conflict (a fact d lacks is added to it). */
+static int same_facts(const struct xs_diag *d, const struct hit *h, int by_facts)
 {
 	size_t i;
 
@@ -410,6 +415,8 @@ static int same_facts(const struct xs_diag *d, const struct hit *h)
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
 		v = xs_fact(d, h->t->cap_names[i]);
+		if (!v && !by_facts)
+			continue;
 		if (!v || strlen(v) != n)
 			return 0;
 		for (j = 0; j < n; j++) { /* values were stored cleaned */
@@ -508,7 +515,8 @@ static void remember(struct xs_scanner *s, const struct hit *h, const struct xs_
 static void record(struct xs_scanner *s, const struct hit *h)
 {
 	struct xs_result *r = s->res;
-	uint64_t hv = hit_hash(h);
+	int by_facts = s->db->sigs.sigs[h->sig].role == SIG_CAUSE;
+	uint64_t hv = hit_hash(h, by_facts);
 	size_t nslots = sizeof(r->slots) / sizeof(r->slots[0]), i = hv % nslots, probes;
 	struct xs_diag *d;
 
@@ -517,7 +525,10 @@ static void record(struct xs_scanner *s, const struct hit *h)
 
 	for (probes = 0; probes < nslots && r->slots[i]; probes++, i = (i + 1) % nslots) {
 		d = &r->d[r->slots[i] - 1];
-		if (d->hash == hv && d->sig == &s->db->sigs.sigs[h->sig] && same_facts(d, h)) {
+		if (d->hash == hv && d->sig == &s->db->sigs.sigs[h->sig] &&
+		    same_facts(d, h, by_facts)) {
+			if (!by_facts)
+				fill_facts(r, d, h);
 			add_location(d, s->input, h->line, h->rank);
 			remember(s, h, d);
 			return;
