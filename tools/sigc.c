@@ -80,8 +80,8 @@ static int compile_db(struct ctx *x)
 		const struct sig *s = &db->sigs[db->pat_sig[i]];
 		buf_init(&b, 0);
 		if (tmpl_regex(s->tmpl[db->pat_slot[i]], &b) || !b.p) {
-			fprintf(stderr, "%s:%zu: %s: pattern cannot be expressed\n", s->file, s->line,
-				s->id);
+			fprintf(stderr, "%s:%zu: %s: pattern cannot be expressed\n", s->file,
+				s->line, s->id);
 			goto out;
 		}
 		exprs[i] = buf_steal(&b);
@@ -94,8 +94,8 @@ static int compile_db(struct ctx *x)
 	plat.tune = HS_TUNE_FAMILY_GENERIC;
 	if (hs_compile_multi(exprs, flags, ids, (unsigned)db->n_pat, HS_MODE_BLOCK, &plat, &x->hs,
 			     &ce) != HS_SUCCESS) {
-		const struct sig *s = ce->expression >= 0 ? &db->sigs[db->pat_sig[ce->expression]]
-							  : NULL;
+		const struct sig *s =
+			ce->expression >= 0 ? &db->sigs[db->pat_sig[ce->expression]] : NULL;
 		fprintf(stderr, "%s:%zu: %s: %s (%s)\n", s ? s->file : "?", s ? s->line : 0,
 			s ? s->id : "?", ce->message,
 			ce->expression >= 0 ? exprs[ce->expression] : "");
@@ -152,8 +152,9 @@ static int agree(struct ctx *x, size_t si, const char *line, int *any_full)
 		int m = tmpl_match(s->tmpl[p], (const uint8_t *)line, strlen(line), caps);
 		int full = m == 1;
 		if ((m == 1) != (x->hit[base + p] != 0))
-			bad |= fail(s, m == 1 ? "the fact matcher matches but the database does not"
-					      : "the database matches but the fact matcher does not",
+			bad |= fail(s,
+				    m == 1 ? "the fact matcher matches but the database does not"
+					   : "the database matches but the fact matcher does not",
 				    line);
 		for (k = 0; full && k < s->tmpl[p]->n_caps; k++)
 			if (caps[k].off == SIZE_MAX || !caps[k].len)
@@ -177,15 +178,18 @@ static int validate(struct ctx *x)
 			long w = scan_line(x, s->sample.v[j]);
 			bad |= agree(x, i, s->sample.v[j], &full);
 			if (w < 0)
-				bad |= fail(s, "sample does not match any signature", s->sample.v[j]);
+				bad |= fail(s, "sample does not match any signature",
+					    s->sample.v[j]);
 			else if ((size_t)w != i) {
-				fprintf(stderr, "%s:%zu: %s: sample is won by %s (priority %d >= %d):\n    %s\n",
-					s->file, s->line, s->id, db->sigs[w].id, db->sigs[w].priority,
-					s->priority, s->sample.v[j]);
+				fprintf(stderr,
+					"%s:%zu: %s: sample is won by %s (priority %d >= %d):\n    "
+					"%s\n",
+					s->file, s->line, s->id, db->sigs[w].id,
+					db->sigs[w].priority, s->priority, s->sample.v[j]);
 				bad = 1;
-			}
-			else if (!full)
-				bad |= fail(s, "sample matches but a fact stays empty", s->sample.v[j]);
+			} else if (!full)
+				bad |= fail(s, "sample matches but a fact stays empty",
+					    s->sample.v[j]);
 		}
 		for (j = 0; j < s->nomatch.n; j++) {
 			int full = 0;
@@ -234,8 +238,7 @@ static int write_out(const char *path, struct ctx *x)
 		   "#include <stddef.h>\n#include <stdint.h>\n\n");
 	fprintf(f, "extern const uint64_t xs_sig_hash;\nextern const size_t xs_hsdb_len;\n"
 		   "extern const unsigned char xs_hsdb[];\n");
-	fprintf(f, "const uint64_t xs_sig_hash = 0x%016llxULL;\n",
-		(unsigned long long)x->db->hash);
+	fprintf(f, "const uint64_t xs_sig_hash = 0x%016llxULL;\n", (unsigned long long)x->db->hash);
 	fprintf(f, "const size_t xs_hsdb_len = %zu;\n", n);
 	fprintf(f, "const unsigned char xs_hsdb[] = {");
 	for (i = 0; i < n; i++)
@@ -261,7 +264,8 @@ int main(int argc, char **argv)
 		struct cd_buf b;
 		buf_init(&b, SIG_FILE_MAX + 1);
 		if (read_file(argv[i], &b) ||
-		    sigdb_parse(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""), b.len, &err)) {
+		    sigdb_parse(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""), b.len,
+				&err)) {
 			if (err.code)
 				fprintf(stderr, "%s\n", err.msg);
 			buf_free(&b);

@@ -30,8 +30,8 @@ struct runctx {
 	struct xs_scanner *sc; /* NULL: the engine did not load; pass through only */
 	int log_fd;	       /* -1 without --log */
 	int log_failed;
-	struct part part[2];   /* stdout, stderr */
-	int out_closed[2];     /* our own stdout/stderr went away (EPIPE) */
+	struct part part[2]; /* stdout, stderr */
+	int out_closed[2];   /* our own stdout/stderr went away (EPIPE) */
 };
 
 static volatile sig_atomic_t child_pid;
@@ -198,7 +198,8 @@ static int parse(int argc, char **argv, const char **log, int *no_env, int *cmd_
 		}
 	}
 	if (i >= argc)
-		return cli_usage_error("run", "no command given (cuda-doctor run -- CMD [ARGS...])");
+		return cli_usage_error("run",
+				       "no command given (cuda-doctor run -- CMD [ARGS...])");
 	*cmd_at = i;
 	return 0;
 }

@@ -88,10 +88,11 @@ static void rank_ranges(const struct xs_diag *d, char *out, size_t cap)
 		for (j = i; j + 1 < XS_RANKS && xs_has_rank(d, j + 1); j++)
 			;
 		if (j == i)
-			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%u", n ? "," : "", i);
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%u", n ? "," : "",
+					      i);
 		else
-			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%u-%u", n ? "," : "",
-					      i, j);
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%u-%u",
+					      n ? "," : "", i, j);
 		i = j + 1;
 	}
 }
@@ -144,8 +145,8 @@ json_t *xr_json(struct xs_result *r, const struct xr_opts *o)
 	if (!root || !a || !sum)
 		return NULL;
 	json_object_set_new(root, "schema", json_str(XR_SCHEMA));
-	json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "name", "cuda-doctor", "version",
-						     CD_VERSION));
+	json_object_set_new(root, "tool",
+			    json_pack("{s:s, s:s}", "name", "cuda-doctor", "version", CD_VERSION));
 	json_object_set_new(root, "command", json_str(o->command));
 	if (o->exit_status >= 0)
 		json_object_set_new(root, "exit_status", json_integer(o->exit_status));
@@ -222,7 +223,8 @@ static void lines_note(const struct xs_diag *d, char *out, size_t cap)
 
 	out[0] = '\0';
 	for (i = 1; i < d->n_lines && i < 6; i++)
-		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%llu", i > 1 ? ", " : "also lines ",
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%llu",
+				      i > 1 ? ", " : "also lines ",
 				      (unsigned long long)d->lines[i]);
 	if (d->count > 1)
 		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%llu times", n ? "; " : "",
@@ -238,14 +240,17 @@ static void lines_note(const struct xs_diag *d, char *out, size_t cap)
 static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int full)
 {
 	struct xs_result *r = t->r;
-	const char *sev = d->sig->severity == CD_SEV_ERROR ? "✗" :
-			  d->sig->severity == CD_SEV_WARNING ? "!" : "·";
+	const char *sev = d->sig->severity == CD_SEV_ERROR     ? "✗"
+			  : d->sig->severity == CD_SEV_WARNING ? "!"
+							       : "·";
 	const char *c = d->sig->severity == CD_SEV_ERROR ? C_RED : C_YEL;
 	char note[512], facts[1024] = "";
 	size_t i, n = 0;
 
 	fprintf(t->out, "\n%s%s%s %s%s%s%s · %s\n", col(t, c), sev, col(t, C_OFF), col(t, C_BOLD),
-		root ? "root cause · " : d->sig->role == SIG_SYMPTOM ? "symptom · " : "",
+		root			      ? "root cause · "
+		: d->sig->role == SIG_SYMPTOM ? "symptom · "
+					      : "",
 		d->sig->category, col(t, C_OFF), d->sig->id);
 	fprintf(t->out, "  %s\n", xr_expand(r, d, d->sig->title));
 	fprintf(t->out, "  %sline%s   %s%s%llu: %s\n", col(t, C_DIM), col(t, C_OFF),
@@ -257,17 +262,18 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 	if (!full)
 		return;
 	for (i = 0; i < d->n_facts; i++)
-		n += (size_t)snprintf(facts + n, n < sizeof(facts) ? sizeof(facts) - n : 0, "%s%s=%s",
-				      i ? "  " : "", d->facts[i].name, d->facts[i].value);
+		n += (size_t)snprintf(facts + n, n < sizeof(facts) ? sizeof(facts) - n : 0,
+				      "%s%s=%s", i ? "  " : "", d->facts[i].name,
+				      d->facts[i].value);
 	if (facts[0])
 		fprintf(t->out, "  %sfacts%s   %s\n", col(t, C_DIM), col(t, C_OFF), facts);
 	wrapped(t, "why", xr_expand(r, d, d->sig->explain));
 	for (i = 0; i < d->n_env; i++)
-		fprintf(t->out, "  %s%s%s %s\n", col(t, C_DIM), i ? "       " : "here   ", col(t, C_OFF),
-			d->env[i]);
+		fprintf(t->out, "  %s%s%s %s\n", col(t, C_DIM), i ? "       " : "here   ",
+			col(t, C_OFF), d->env[i]);
 	for (i = 0; i < d->sig->fix.n; i++)
-		fprintf(t->out, "  %s%s%s %s\n", col(t, C_DIM), i ? "       " : "fix    ", col(t, C_OFF),
-			xr_expand(r, d, d->sig->fix.v[i]));
+		fprintf(t->out, "  %s%s%s %s\n", col(t, C_DIM), i ? "       " : "fix    ",
+			col(t, C_OFF), xr_expand(r, d, d->sig->fix.v[i]));
 	if (t->o->verbose)
 		for (i = 0; i < d->sig->source.n; i++)
 			fprintf(t->out, "  %s%s%s %s\n", col(t, C_DIM), i ? "       " : "source ",
@@ -282,7 +288,8 @@ static void xr_text_report(const struct tx *t)
 
 	for (i = 0; i < r->n_inputs; i++)
 		lines += r->inputs[i].lines;
-	fprintf(t->out, "cuda-doctor %s: %llu lines read", t->o->command, (unsigned long long)lines);
+	fprintf(t->out, "cuda-doctor %s: %llu lines read", t->o->command,
+		(unsigned long long)lines);
 	if (t->o->exit_status >= 0)
 		fprintf(t->out, ", the command exited with status %d", t->o->exit_status);
 	if (!r->n) {

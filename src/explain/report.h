@@ -17,7 +17,7 @@ struct xr_opts {
 	enum cd_format format;
 	int color;
 	int verbose;
-	int env_checked; /* the environment cross-check ran */
+	int env_checked;     /* the environment cross-check ran */
 	const char *command; /* "explain" or "run" */
 	int exit_status;     /* run: the command's exit status, -1 for explain */
 };

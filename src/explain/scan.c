@@ -74,8 +74,8 @@ int xs_db_open(struct xs_db **out, struct cd_err *err)
 	rc = sigdb_load_kb(&db->sigs, err);
 	if (!rc && db->sigs.hash != xs_sig_hash)
 		rc = err_set(err, CD_EINTERNAL, "signature database does not match its patterns");
-	if (!rc && hs_deserialize_database((const char *)xs_hsdb, xs_hsdb_len, &db->hs) !=
-			   HS_SUCCESS)
+	if (!rc &&
+	    hs_deserialize_database((const char *)xs_hsdb, xs_hsdb_len, &db->hs) != HS_SUCCESS)
 		rc = err_set(err, CD_EINTERNAL, "cannot load the compiled signature database");
 	if (rc) {
 		xs_db_close(db);
@@ -494,12 +494,7 @@ static int continue_last(struct xs_scanner *s, const struct hit *h)
 			return 0;
 	}
 	fill_facts(s->res, d, h);
-	if (h->rank >= 0 && !xs_has_rank(d, (unsigned)h->rank)) {
-		d->ranks[h->rank / 8] |= (uint8_t)(1u << (h->rank % 8));
-		d->n_ranks++;
-	}
-	if (d->n_lines < XS_LINES_MAX && d->lines[d->n_lines - 1] != h->line)
-		d->lines[d->n_lines++] = h->line;
+	add_location(d, s->input, h->line, h->rank);
 	s->last_line = h->line;
 	return 1;
 }
@@ -786,8 +781,8 @@ static int process(struct xs_scanner *s, int final)
 	return s->err;
 }
 
-int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res,
-	    uint32_t input, struct cd_err *err)
+int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res, uint32_t input,
+	    struct cd_err *err)
 {
 	struct xs_scanner *s = calloc(1, sizeof(*s));
 

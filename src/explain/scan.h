@@ -17,18 +17,18 @@
 #include "core/err.h"
 #include "explain/sigdb.h"
 
-#define XS_BUF	       ((size_t)1 << 20)
-#define XS_OVERLAP     4096 /* bytes rescanned when a line longer than XS_BUF is cut */
-#define XS_WINDOW      32768 /* bytes either side of a hit given to the fact matcher */
-#define XS_DIAG_MAX    256
-#define XS_LINES_MAX   16
-#define XS_TEXT_MAX    512
-#define XS_FACT_MAX    256
-#define XS_RANKS       1024
-#define XS_FACTS_MAX   (2 * TMPL_CAPS_MAX)
-#define XS_ENV_MAX     16
-#define XS_INPUTS_MAX  64
-#define XS_CONT_LINES  3 /* hits of one signature this close continue one message */
+#define XS_BUF	      ((size_t)1 << 20)
+#define XS_OVERLAP    4096  /* bytes rescanned when a line longer than XS_BUF is cut */
+#define XS_WINDOW     32768 /* bytes either side of a hit given to the fact matcher */
+#define XS_DIAG_MAX   256
+#define XS_LINES_MAX  16
+#define XS_TEXT_MAX   512
+#define XS_FACT_MAX   256
+#define XS_RANKS      1024
+#define XS_FACTS_MAX  (2 * TMPL_CAPS_MAX)
+#define XS_ENV_MAX    16
+#define XS_INPUTS_MAX 64
+#define XS_CONT_LINES 3 /* hits of one signature this close continue one message */
 
 struct xs_db;
 
@@ -90,8 +90,8 @@ int xs_has_rank(const struct xs_diag *d, unsigned rank);
 
 struct xs_scanner;
 
-int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res,
-	    uint32_t input, struct cd_err *err);
+int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res, uint32_t input,
+	    struct cd_err *err);
 int xs_feed(struct xs_scanner *s, const void *p, size_t n);
 /* Read fd to its end through the scanner's own buffer. */
 int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err);

@@ -12,10 +12,21 @@
 
 /* The contract categories (DESIGN.md, `diagnoses[].category`). */
 const char *const sig_categories[] = {
-	"missing-headers",    "nvcc-mismatch",	  "host-compiler",    "driver-too-old",
-	"missing-shared-lib", "undefined-symbol", "arch-unsupported", "nccl",
-	"cuda-init",	      "dtype-unsupported", "hf-load",	      "oom-at-load",
-	"jit-cache",	      "lib-path-pollution", NULL,
+	"missing-headers",
+	"nvcc-mismatch",
+	"host-compiler",
+	"driver-too-old",
+	"missing-shared-lib",
+	"undefined-symbol",
+	"arch-unsupported",
+	"nccl",
+	"cuda-init",
+	"dtype-unsupported",
+	"hf-load",
+	"oom-at-load",
+	"jit-cache",
+	"lib-path-pollution",
+	NULL,
 };
 
 int sig_category_index(const char *name)
@@ -62,8 +73,8 @@ struct parser {
 	struct sigdb *db;
 	const char *file;
 	size_t lineno;
-	struct sig *cur;      /* stanza being filled, NULL between stanzas */
-	const char **last;    /* value a continuation line extends */
+	struct sig *cur;   /* stanza being filled, NULL between stanzas */
+	const char **last; /* value a continuation line extends */
 	struct cd_err *err;
 };
 
@@ -257,8 +268,7 @@ static int one_line(struct parser *ps, const char *line, size_t n)
 	return set_key(ps, key, v);
 }
 
-int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
-		struct cd_err *err)
+int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, struct cd_err *err)
 {
 	struct parser ps = {db, name, 0, NULL, NULL, err};
 	size_t pos = 0;
@@ -323,8 +333,7 @@ int sigdb_finish(struct sigdb *db, struct cd_err *err)
 		for (j = 0; j < i; j++)
 			if (!strcmp(db->sigs[i].id, db->sigs[j].id))
 				return err_set(err, CD_EFORMAT, "%s:%zu: duplicate id %s",
-					       db->sigs[i].file, db->sigs[i].line,
-					       db->sigs[i].id);
+					       db->sigs[i].file, db->sigs[i].line, db->sigs[i].id);
 		db->n_pat += db->sigs[i].pattern.n;
 	}
 	db->pat_sig = calloc(db->n_pat ? db->n_pat : 1, sizeof(*db->pat_sig));

@@ -15,8 +15,8 @@
 #include "explain/tmpl.h"
 #include "report/finding.h"
 
-#define SIG_LIST_MAX 8	   /* patterns, fixes, sources, samples, near misses */
-#define SIGDB_MAX    4096  /* signatures */
+#define SIG_LIST_MAX 8	  /* patterns, fixes, sources, samples, near misses */
+#define SIGDB_MAX    4096 /* signatures */
 #define SIG_FILE_MAX (1 << 20)
 
 enum sig_role { SIG_CAUSE = 0, SIG_SYMPTOM = 1 };
@@ -49,10 +49,10 @@ struct sigdb {
 	struct cd_arena arena;
 	size_t n, cap;
 	struct sig *sigs;
-	size_t n_pat;	    /* patterns over all signatures, in order */
-	uint32_t *pat_sig;  /* pattern index -> signature index */
-	uint8_t *pat_slot;  /* pattern index -> index in sig->tmpl */
-	uint64_t hash;	    /* FNV-1a of the file names and bytes parsed */
+	size_t n_pat;	   /* patterns over all signatures, in order */
+	uint32_t *pat_sig; /* pattern index -> signature index */
+	uint8_t *pat_slot; /* pattern index -> index in sig->tmpl */
+	uint64_t hash;	   /* FNV-1a of the file names and bytes parsed */
 };
 
 extern const char *const sig_categories[];
@@ -61,8 +61,7 @@ int sig_category_index(const char *name); /* -1 if unknown */
 void sigdb_init(struct sigdb *db);
 void sigdb_free(struct sigdb *db);
 /* Parse one file's bytes (name is for messages and the hash). */
-int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
-		struct cd_err *err);
+int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, struct cd_err *err);
 /* Check the whole set (unique ids) and build the pattern table. */
 int sigdb_finish(struct sigdb *db, struct cd_err *err);
 /* Parse every embedded file signatures/NAME.txt, in name order, and finish

@@ -178,7 +178,8 @@ static int add_placeholder(struct tmpl *t, const char *s, const char *e, struct 
 		op = new_op(t, err);
 		if (!op)
 			return CD_EFORMAT;
-		if (parse_type(sep + 1, (size_t)(te - sep - 1), op) || (pre && op->kind != TMPL_CLASS))
+		if (parse_type(sep + 1, (size_t)(te - sep - 1), op) ||
+		    (pre && op->kind != TMPL_CLASS))
 			return err_set(err, CD_EFORMAT, "unknown type '%.*s'", (int)(te - sep - 1),
 				       sep + 1);
 		op->cont = pre != NULL;

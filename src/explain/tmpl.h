@@ -43,11 +43,11 @@ enum tmpl_class {
 };
 
 struct tmpl_op {
-	uint8_t kind;  /* enum tmpl_kind */
-	uint8_t cls;   /* enum tmpl_class, for TMPL_CLASS */
-	int8_t cap;    /* capture index, or -1 */
-	uint8_t cont;  /* extends the capture begun by the literal before it */
-	uint16_t len;  /* TMPL_LIT: bytes */
+	uint8_t kind; /* enum tmpl_kind */
+	uint8_t cls;  /* enum tmpl_class, for TMPL_CLASS */
+	int8_t cap;   /* capture index, or -1 */
+	uint8_t cont; /* extends the capture begun by the literal before it */
+	uint16_t len; /* TMPL_LIT: bytes */
 	const char *lit;
 };
 

@@ -12,8 +12,8 @@
 #include "core/str.h"
 #include "report/render.h"
 
-#define ROOTS_MAX 16
-#define DIRS_MAX  32
+#define ROOTS_MAX    16
+#define DIRS_MAX     32
 #define DIR_SCAN_MAX 4096 /* entries read from one directory */
 
 struct xc {
@@ -182,7 +182,7 @@ static void lib_dirs(struct xc *x, struct dirs *ds)
 	const struct cd_facts *f = x->f;
 	const char *llp = env(f, "LD_LIBRARY_PATH");
 	const char *multi = f->host.arch && !strcmp(f->host.arch, "aarch64") ? "aarch64-linux-gnu"
-									    : "x86_64-linux-gnu";
+									     : "x86_64-linux-gnu";
 	struct roots rs = {0};
 	size_t i;
 
@@ -225,8 +225,8 @@ static void siblings(struct xc *x, const char *dir, const char *stem, char *out,
 	while (d && (e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX && found < 4) {
 		if (!str_has_prefix(e->d_name, stem) || !strcmp(e->d_name, stem))
 			continue;
-		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s/%s", n ? ", " : "",
-				      dir, e->d_name);
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s/%s", n ? ", " : "", dir,
+				      e->d_name);
 		found++;
 	}
 	if (d)
@@ -257,8 +257,9 @@ static void check_soname(struct xc *x, const char *so)
 		}
 	}
 	if (!hits)
-		say(x, "%s is in none of the %zu library directories searched (LD_LIBRARY_PATH, "
-		       "toolkits, system)",
+		say(x,
+		    "%s is in none of the %zu library directories searched (LD_LIBRARY_PATH, "
+		    "toolkits, system)",
 		    so, ds.n);
 	else if (!llp_hit)
 		say(x, "no LD_LIBRARY_PATH directory holds %s", so);
@@ -297,12 +298,14 @@ static void say_driver(struct xc *x)
 	const struct cd_driver_facts *d = &x->f->driver;
 
 	if (d->status == CD_PROBE_OK || d->version || d->cuda_version) {
-		say(x, "driver %s supports CUDA %s%s%s", d->version ? d->version : "(version unknown)",
-		    d->cuda_version ? d->cuda_version : "(unknown)", d->cuda.path ? "; libcuda: " : "",
-		    d->cuda.path ? d->cuda.path : "");
+		say(x, "driver %s supports CUDA %s%s%s",
+		    d->version ? d->version : "(version unknown)",
+		    d->cuda_version ? d->cuda_version : "(unknown)",
+		    d->cuda.path ? "; libcuda: " : "", d->cuda.path ? d->cuda.path : "");
 	} else if (d->status == CD_PROBE_NOT_RUN) {
 		say(x, "the driver was not queried%s",
-		    x->f->root.is_host ? "" : " (--root: give --nvml-lib / --cuda-lib to query one)");
+		    x->f->root.is_host ? ""
+				       : " (--root: give --nvml-lib / --cuda-lib to query one)");
 	} else {
 		say(x, "driver: %s%s%s", probe_status_name(d->status), d->nvml.error ? ": " : "",
 		    d->nvml.error ? d->nvml.error : "");
@@ -310,7 +313,8 @@ static void say_driver(struct xc *x)
 	if (d->kernel_module_version)
 		say(x, "kernel module %s", d->kernel_module_version);
 	if (d->cuda.is_stub == CD_TRI_YES)
-		say(x, "the libcuda loaded is the toolkit's stub: %s", d->cuda.path ? d->cuda.path : "");
+		say(x, "the libcuda loaded is the toolkit's stub: %s",
+		    d->cuda.path ? d->cuda.path : "");
 }
 
 /* "12080" (cudaDriverGetVersion encoding) as "12.8". */
@@ -345,7 +349,8 @@ static void say_gpus(struct xc *x, int memory)
 			say(x, "GPU %zu: %s, %s total, %s free", i, g->name ? g->name : "(unnamed)",
 			    tot, fr);
 		else
-			say(x, "GPU %zu: %s, compute capability %s", i, g->name ? g->name : "(unnamed)",
+			say(x, "GPU %zu: %s, compute capability %s", i,
+			    g->name ? g->name : "(unnamed)",
 			    g->compute_capability ? g->compute_capability : "unknown");
 	}
 }
@@ -394,8 +399,9 @@ static void say_compilers(struct xc *x)
 	if (d)
 		closedir(d);
 	if (list[0])
-		say(x, "versioned compilers in /usr/bin:%s (pick one with CC=/usr/bin/gcc-N "
-		       "CXX=/usr/bin/g++-N or nvcc -ccbin)",
+		say(x,
+		    "versioned compilers in /usr/bin:%s (pick one with CC=/usr/bin/gcc-N "
+		    "CXX=/usr/bin/g++-N or nvcc -ccbin)",
 		    list);
 	else
 		say(x, "no versioned gcc-N in /usr/bin");
@@ -438,21 +444,27 @@ static void say_jit_cache(struct xc *x)
 	}
 	while ((e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX)
 		if (e->d_name[0] != '.')
-			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, " %s",
-					      e->d_name);
+			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0,
+					      " %s", e->d_name);
 	closedir(d);
 	say(x, "extension cache %s holds:%s", dir, list[0] ? list : " nothing");
 }
 
 /* ---- per category -------------------------------------------------------- */
 
-static const char *const nccl_vars[] = {"NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL", "NCCL_IB_DISABLE",
-					"NCCL_SHM_DISABLE", "NCCL_SOCKET_IFNAME", "NCCL_NET",
-					"NCCL_CUMEM_ENABLE", "NCCL_DEBUG", NULL};
+static const char *const nccl_vars[] = {
+	"NCCL_P2P_DISABLE",  "NCCL_P2P_LEVEL",	   "NCCL_IB_DISABLE",
+	"NCCL_SHM_DISABLE",  "NCCL_SOCKET_IFNAME", "NCCL_NET",
+	"NCCL_CUMEM_ENABLE", "NCCL_DEBUG",	   NULL};
 static const char *const init_vars[] = {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
 					"CUDA_DEVICE_ORDER", NULL};
-static const char *const hf_vars[] = {"HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HOME",
-				      "HF_HUB_CACHE", "HF_ENDPOINT", "HF_TOKEN", NULL};
+static const char *const hf_vars[] = {"HF_HUB_OFFLINE",
+				      "TRANSFORMERS_OFFLINE",
+				      "HF_HOME",
+				      "HF_HUB_CACHE",
+				      "HF_ENDPOINT",
+				      "HF_TOKEN",
+				      NULL};
 static const char *const arch_vars[] = {"TORCH_CUDA_ARCH_LIST", "CUDA_VISIBLE_DEVICES", NULL};
 
 static void check_one(struct xc *x)
