@@ -41,11 +41,12 @@ struct xs_scanner {
 	hs_scratch_t *scratch;
 	uint8_t *buf;
 	size_t len;
-	uint64_t line;	  /* line number of buf[0] */
-	int cont;	  /* buf[0] is inside a line that was cut */
-	int prev_file;	  /* the line before buf[0]'s line is a traceback "File" line */
-	int last_partial; /* the input did not end with a line break */
-	int has_last;	  /* the last recorded hit, for multi-line messages */
+	uint64_t line;		      /* line number of buf[0] */
+	int cont;		      /* buf[0] is inside a line that was cut */
+	int prev_file;		      /* the line before buf[0]'s line is a traceback "File" line */
+	size_t prev_col, prev_blanks; /* where its blanks before "File" are */
+	int last_partial;	      /* the input did not end with a line break */
+	int has_last;		      /* the last recorded hit, for multi-line messages */
 	uint32_t last_sig, last_diag;
 	uint64_t last_line;
 	int finished;
@@ -299,34 +300,65 @@ static int parse_rank(const uint8_t *p, size_t n)
 	return -1;
 }
 
-/* A Python traceback frame line, `  File "x.py", line 3, in f`: the line
- * after it is source code, which quotes error text without being an error. */
-static int is_file_line(const uint8_t *p, size_t n)
+/* A Python traceback frame line, `  File "x.py", line 3, in f`, after any
+ * prefix (a rank tag, a logger's timestamp): the line after it is source
+ * code, which quotes error text without being an error. *col is where the
+ * blanks before "File" start, *blanks how many there are. Frames of frozen
+ * or generated code (File "<frozen importlib._bootstrap>") show no source. */
+static int is_file_line(const uint8_t *p, size_t n, size_t *col, size_t *blanks)
 {
-	const uint8_t *q = n >= 7 ? memmem(p, n < 96 ? n : 96, "File \"", 6) : NULL;
-	size_t i;
+	const uint8_t *q = n >= 14 ? memmem(p, n < 256 ? n : 256, "File \"", 6) : NULL;
+	size_t at, b = 0;
 
 	if (!q)
 		return 0;
-	for (i = (size_t)(q - p); i > 0; i--) { /* only blanks or a rank tag before */
-		uint8_t c = p[i - 1];
-		if (c == ' ' || c == '\t')
-			continue;
-		if (c == ':' && parse_rank(p, (size_t)(q - p)) >= 0)
-			return 1;
+	at = (size_t)(q - p);
+	if (at + 6 >= n || p[at + 6] == '<' ||
+	    !memmem(q, n - at < 4096 ? n - at : 4096, "\", line ", 8))
 		return 0;
-	}
+	while (b < at && (p[at - b - 1] == ' ' || p[at - b - 1] == '\t'))
+		b++;
+	if (!b && at) /* "xFile": not a frame */
+		return 0;
+	*col = at - b;
+	*blanks = b;
 	return 1;
 }
 
-/* The line that ends just before offset s (which starts a segment). */
-static int prev_is_file(const struct xs_scanner *sc, size_t s)
+/* Source code under a frame is indented deeper than the frame at the same
+ * column; the exception that ends a traceback is not. */
+static int is_code_line(const uint8_t *p, size_t n, size_t col, size_t blanks)
+{
+	size_t j;
+
+	if (n <= col + blanks)
+		return 0;
+	for (j = col; j <= col + blanks; j++)
+		if (p[j] != ' ' && p[j] != '\t')
+			return 0;
+	return 1;
+}
+
+/* A line of a rich (boxed) traceback: "│ ❱ 424 │ raise ...". */
+static int is_box_line(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && i < 64 && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	return i + 3 <= n && p[i] == 0xe2 && p[i + 1] == 0x94 && p[i + 2] == 0x82;
+}
+
+/* Is the segment starting at s the source line of a traceback frame? */
+static int in_code(const struct xs_scanner *sc, size_t s, size_t se)
 {
 	const uint8_t *c = sc->c;
-	size_t e = s, b;
+	size_t e = s, b, col, blanks;
 
+	if (is_box_line(c + s, se - s))
+		return 1;
 	if (s == 0)
-		return sc->prev_file;
+		return sc->prev_file && is_code_line(c, se, sc->prev_col, sc->prev_blanks);
 	if (c[e - 1] == '\n') {
 		e--;
 		if (e && c[e - 1] == '\r')
@@ -337,7 +369,8 @@ static int prev_is_file(const struct xs_scanner *sc, size_t s)
 	b = e;
 	while (b > 0 && !is_break(c[b - 1]) && e - b < 4096)
 		b--;
-	return is_file_line(c + b, e - b);
+	return is_file_line(c + b, e - b, &col, &blanks) &&
+	       is_code_line(c + s, se - s, col, blanks);
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -625,7 +658,7 @@ static void flush(struct xs_scanner *s)
 	p = best_pending(s);
 	s->n_pend = 0;
 	s->res->hits++;
-	if (prev_is_file(s, s->seg_s)) {
+	if (in_code(s, s->seg_s, s->seg_e)) {
 		s->res->code_lines++;
 		return;
 	}
@@ -715,7 +748,7 @@ static uint64_t count_nl(const uint8_t *p, size_t n)
 }
 
 /* Is the last line of buf[0, m) (which ends at a break) a traceback frame? */
-static int tail_is_file(const uint8_t *p, size_t m)
+static int tail_is_file(const uint8_t *p, size_t m, size_t *col, size_t *blanks)
 {
 	size_t e = m, b;
 
@@ -724,7 +757,7 @@ static int tail_is_file(const uint8_t *p, size_t m)
 	b = e;
 	while (b > 0 && !is_break(p[b - 1]) && e - b < 4096)
 		b--;
-	return is_file_line(p + b, e - b);
+	return is_file_line(p + b, e - b, col, blanks);
 }
 
 static void scan_chunk(struct xs_scanner *s, size_t m)
@@ -771,7 +804,7 @@ static int process(struct xs_scanner *s, int final)
 		return s->err;
 	}
 	if (m)
-		s->prev_file = tail_is_file(s->buf, m);
+		s->prev_file = tail_is_file(s->buf, m, &s->prev_col, &s->prev_blanks);
 	if (final && m)
 		s->last_partial = !is_break(s->buf[m - 1]);
 	memmove(s->buf, s->buf + cut, s->len - cut);

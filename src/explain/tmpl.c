@@ -15,7 +15,7 @@ static const char *const class_names[TMPL_C_COUNT] = {
 static const char *const class_regex[TMPL_C_COUNT] = {
 	"[A-Za-z0-9_.+\\-]",
 	"[A-Za-z0-9_.+/\\-]",
-	"[^ \\t\\r\\n'\"\\x60:;,()\\[\\]<>]",
+	"[^ \\t\\r\\n'\"\\x60:;,()\\[\\]<>{}]",
 	"[A-Za-z0-9_.$@]",
 	"[0-9.]",
 	"[0-9]",
@@ -35,7 +35,7 @@ static int in_class_raw(unsigned cls, unsigned char c)
 	case TMPL_C_WORD: return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-';
 	case TMPL_C_FILE:
 		return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-' || c == '/';
-	case TMPL_C_PATH: return !c || !strchr(" \t\r\n'\"`:;,()[]<>", c);
+	case TMPL_C_PATH: return !c || !strchr(" \t\r\n'\"`:;,()[]<>{}", c);
 	case TMPL_C_SYMBOL: return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '@';
 	case TMPL_C_VER: return isdigit(c) || c == '.';
 	case TMPL_C_INT: return isdigit(c);

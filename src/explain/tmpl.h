@@ -32,7 +32,7 @@ enum tmpl_kind {
 enum tmpl_class {
 	TMPL_C_WORD = 0, /* word:   A-Z a-z 0-9 _ . + - */
 	TMPL_C_FILE,	 /* file:   word and '/' (header names, relative paths) */
-	TMPL_C_PATH,	 /* path:   anything but blanks, quotes, ':' , ';' ( ) [ ] < > */
+	TMPL_C_PATH,	 /* path:   anything but blanks, quotes, ':' , ';' ( ) [ ] < > { } */
 	TMPL_C_SYMBOL,	 /* symbol: A-Z a-z 0-9 _ . $ @ (mangled C/C++ names) */
 	TMPL_C_VER,	 /* ver:    0-9 and '.' */
 	TMPL_C_INT,	 /* int:    0-9 */
