@@ -79,7 +79,7 @@ static int compile_db(struct ctx *x)
 	for (i = 0; i < db->n_pat; i++) {
 		const struct sig *s = &db->sigs[db->pat_sig[i]];
 		buf_init(&b, 0);
-		if (tmpl_regex(s->tmpl[db->pat_slot[i]], &b) || !b.p) {
+		if (tmpl_anchor_regex(s->tmpl[db->pat_slot[i]], &b) || !b.p) {
 			fprintf(stderr, "%s:%zu: %s: pattern cannot be expressed\n", s->file,
 				s->line, s->id);
 			goto out;
@@ -112,10 +112,13 @@ out:
 	return rc;
 }
 
-/* Scan one line; fill x->hit. Returns the winning signature or -1. */
+/* Scan one line as the scanner does: the database finds the anchors, the
+ * template confirms each; fill x->hit with the confirmed patterns. Returns
+ * the winning signature or -1. */
 static long scan_line(struct ctx *x, const char *line)
 {
 	const struct sigdb *db = x->db;
+	struct tmpl_cap caps[TMPL_CAPS_MAX];
 	long best = -1;
 	size_t i;
 
@@ -123,6 +126,9 @@ static long scan_line(struct ctx *x, const char *line)
 	hs_scan(x->hs, line, (unsigned)strlen(line), 0, x->scratch, on_hit, x);
 	for (i = 0; i < db->n_pat; i++) {
 		long s = (long)db->pat_sig[i];
+		if (x->hit[i] && tmpl_match(db->sigs[s].tmpl[db->pat_slot[i]],
+					    (const uint8_t *)line, strlen(line), caps) != 1)
+			x->hit[i] = 0;
 		if (!x->hit[i])
 			continue;
 		if (best < 0 || db->sigs[s].priority > db->sigs[best].priority ||
@@ -138,7 +144,8 @@ static int fail(const struct sig *s, const char *what, const char *line)
 	return 1;
 }
 
-/* The matcher and the database must agree on each pattern. */
+/* Every line a template matches must contain its anchor (the database
+ * finds it): the matcher and the database agree on each pattern. */
 static int agree(struct ctx *x, size_t si, const char *line, int *any_full)
 {
 	const struct sig *s = &x->db->sigs[si];
@@ -248,6 +255,63 @@ static int write_out(const char *path, struct ctx *x)
 	return fclose(f) ? -1 : 0;
 }
 
+/* The same patterns as POSIX extended regular expressions, one a line, for
+ * the benchmark's grep -E / ripgrep runs (bench/explain.sh): written next
+ * to the generated C file. ANY is ".*", blanks "[ <tab>]+", classes as
+ * bracket expressions; literals escaped. */
+static void put_ere_lit(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strchr(".[]()*+?{}|^$\\", s[i]))
+			fputc('\\', f);
+		fputc(s[i], f);
+	}
+}
+
+static int write_ere(const char *c_path, const struct sigdb *db)
+{
+	static const char *const cls[TMPL_C_COUNT] = {
+		"[A-Za-z0-9_.+-]", "[A-Za-z0-9_./+-]", "[^] \t'\"`:;,()<>{}[]",
+		"[A-Za-z0-9_.$@]", "[0-9.]",	       "[0-9]",
+		"[0-9a-fA-Fx]",	   "[^'\"`]",	       ".",
+	};
+	char path[4096];
+	const char *slash = strrchr(c_path, '/');
+	size_t i, k, j;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*spatterns.ere", slash ? (int)(slash - c_path + 1) : 0,
+		 c_path);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	for (i = 0; i < db->n; i++)
+		for (k = 0; k < db->sigs[i].pattern.n; k++) {
+			const struct tmpl *t = db->sigs[i].tmpl[k];
+			size_t first = 0, last = t->n_ops;
+			while (first < last && t->ops[first].kind == TMPL_ANY)
+				first++;
+			while (last > first && t->ops[last - 1].kind == TMPL_ANY)
+				last--;
+			for (j = first; j < last; j++) {
+				const struct tmpl_op *o = &t->ops[j];
+				switch (o->kind) {
+				case TMPL_LIT: put_ere_lit(f, o->lit, o->len); break;
+				case TMPL_WS: fputs("[ \t]+", f); break;
+				case TMPL_CLASS: fprintf(f, "%s+", cls[o->cls]); break;
+				case TMPL_ANY: fputs(".*", f); break;
+				default: fputs("[0-9.]+ ?[KMGTPE]?i?B", f); break;
+				}
+			}
+			fputc('\n', f);
+		}
+	return fclose(f) ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigdb db;
@@ -282,7 +346,7 @@ int main(int argc, char **argv)
 		goto out;
 	if (validate(&x) | categories(&db))
 		goto out;
-	if (write_out(argv[1], &x))
+	if (write_out(argv[1], &x) || write_ere(argv[1], &db))
 		goto out;
 	printf("sigc: %zu signatures, %zu patterns: every sample matches, every near miss "
 	       "does not\n",

@@ -26,7 +26,7 @@ struct xs_db {
 	hs_database_t *hs;
 };
 
-#define PENDING_MAX 16
+#define PENDING_MAX 32
 
 struct pending {
 	uint32_t sig;
@@ -646,28 +646,41 @@ static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, 
 	}
 }
 
+/* The segment's candidates, highest priority first: the first whose
+ * template really matches the line is the hit (the database only found its
+ * anchor literal). */
 static void flush(struct xs_scanner *s)
 {
-	const struct pending *p;
+	const struct sig *sigs = s->db->sigs.sigs;
+	const struct pending *p = NULL;
 	struct hit h;
 	size_t ws, we, ts, te;
 
 	s->seg_open = 0;
-	if (!s->n_pend)
-		return;
-	p = best_pending(s);
+	while (s->n_pend) {
+		size_t bi = (size_t)(best_pending(s) - s->pend);
+		struct pending c = s->pend[bi];
+		s->pend[bi] = s->pend[--s->n_pend];
+		memset(&h, 0, sizeof(h));
+		h.sig = c.sig;
+		ws = c.to - s->seg_s > XS_WINDOW ? c.to - XS_WINDOW : s->seg_s;
+		we = s->seg_e - c.to > XS_WINDOW ? c.to + XS_WINDOW : s->seg_e;
+		h.w = s->c + ws;
+		best_template(&sigs[c.sig], c.slot, &h, we - ws);
+		if (h.ok) {
+			s->pend[s->n_pend] = c; /* keep it where p can point */
+			p = &s->pend[s->n_pend];
+			break;
+		}
+	}
 	s->n_pend = 0;
+	if (!p)
+		return;
 	s->res->hits++;
 	if (in_code(s, s->seg_s, s->seg_e)) {
 		s->res->code_lines++;
 		return;
 	}
-	memset(&h, 0, sizeof(h));
-	h.sig = p->sig;
-	ws = p->to - s->seg_s > XS_WINDOW ? p->to - XS_WINDOW : s->seg_s;
-	we = s->seg_e - p->to > XS_WINDOW ? p->to + XS_WINDOW : s->seg_e;
-	h.w = s->c + ws;
-	best_template(&s->db->sigs.sigs[p->sig], p->slot, &h, we - ws);
 	h.line = line_of(s, s->seg_s);
 	h.rank = s->seg_s == 0 && s->cont ? -1 : parse_rank(s->c + s->seg_s, s->seg_e - s->seg_s);
 	ts = s->seg_s;

@@ -316,6 +316,19 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 	return rc;
 }
 
+int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out)
+{
+	const struct tmpl_op *best = NULL;
+	size_t i;
+
+	for (i = 0; i < t->n_ops; i++)
+		if (t->ops[i].kind == TMPL_LIT && (!best || t->ops[i].len > best->len))
+			best = &t->ops[i];
+	if (!best)
+		return CD_EFORMAT;
+	return put_lit(out, best->lit, best->len);
+}
+
 /* ---- matcher ------------------------------------------------------------ */
 
 struct mstate {

@@ -72,6 +72,11 @@ int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena 
 int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
 /* 1 and caps filled on a match, 0 on none, -1 when the work bound ran out. */
 int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps);
+/* The template's longest literal as a Vectorscan expression: the scanner's
+ * database holds these anchors only (literal search runs at memory speed)
+ * and tmpl_match confirms each line an anchor hits. Every line the template
+ * matches contains its anchor, so nothing is lost. */
+int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
 /* "20.00 MiB" -> 20971520; -1 when it does not parse or overflows. */
 int64_t tmpl_size_bytes(const char *s, size_t n);
 const char *tmpl_class_name(enum tmpl_class c);
