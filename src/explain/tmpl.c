@@ -321,9 +321,28 @@ int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out)
 	const struct tmpl_op *best = NULL;
 	size_t i;
 
-	for (i = 0; i < t->n_ops; i++)
-		if (t->ops[i].kind == TMPL_LIT && (!best || t->ops[i].len > best->len))
-			best = &t->ops[i];
+	size_t best_score = 0;
+
+	/* Longest, but a literal with anything besides lower-case letters
+	 * ("RuntimeError:", "/tuple:", "sm_") counts 4 bytes more: plain words
+	 * ("parameter", "available") also turn up in ordinary training output,
+	 * and every false anchor costs a confirmation. */
+	for (i = 0; i < t->n_ops; i++) {
+		const struct tmpl_op *o = &t->ops[i];
+		size_t j, score;
+		if (o->kind != TMPL_LIT)
+			continue;
+		score = o->len;
+		for (j = 0; j < o->len; j++)
+			if (o->lit[j] < 'a' || o->lit[j] > 'z') {
+				score += 4;
+				break;
+			}
+		if (!best || score > best_score) {
+			best = o;
+			best_score = score;
+		}
+	}
 	if (!best)
 		return CD_EFORMAT;
 	return put_lit(out, best->lit, best->len);
