@@ -87,7 +87,7 @@ static void toolkit_roots(struct xc *x, struct roots *rs)
 	while (d && (e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX)
 		if (str_has_prefix(e->d_name, "cuda-"))
 			add_root(f, rs, arena_printf(&x->r->arena, "/usr/local/%s", e->d_name),
-				 e->d_name + 5);
+				 arena_strdup(&x->r->arena, e->d_name + 5)); /* dirent dies */
 	if (d)
 		closedir(d);
 	add_root(f, rs, env(f, "CONDA_PREFIX"), NULL);
