@@ -5,7 +5,8 @@
 # (step lines, tqdm progress bars with carriage returns, NCCL INFO lines,
 # rank prefixes, ANSI colour) with real failure lines (the signatures' own
 # samples) mixed in. Each tool runs once on one core (taskset) under
-# /usr/bin/time -v; prints GB/s, the ratios and peak RSS. The log is deleted
+# /usr/bin/time -v; prints GB/s, the ratios and peak RSS (rg is skipped when
+# ripgrep is not installed). The log is deleted
 # on exit. Usage: bench/explain.sh [BINARY] [SIZE_MIB]
 set -euo pipefail
 cd "$(dirname "$0")/.."
