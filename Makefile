@@ -42,6 +42,8 @@ endif
 
 # Static third-party libraries: the binary depends on glibc alone.
 STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
+# Vectorscan's runtime only: the database is compiled at build time (tools/sigc.c).
+STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
 LDLIBS += $(STATIC_LIBS) -ldl -lm
 
 SRCS := $(shell find src -name '*.c' | sort)
@@ -77,6 +79,21 @@ $(GEN_OBJ): $(GEN_DATA)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
 $(LIB_OBJS): | $(GEN_DATA)
+
+# Log signatures: sigc validates data/signatures (samples must match, near
+# misses must not; a failure stops the build) and compiles one database.
+SIG_FILES := $(sort $(wildcard data/signatures/*.txt))
+SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/sigdb.c src/core/arena.c \
+	src/core/buf.c src/core/err.c src/core/str.c
+$(BUILD)/tools/sigc: $(SIGC_SRCS) $(wildcard src/explain/*.h src/core/*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc -Wall -o $@ $(SIGC_SRCS) -lhs -lstdc++ -lm
+$(BUILD)/gen/sigdb.c: $(BUILD)/tools/sigc $(SIG_FILES)
+	@mkdir -p $(dir $@)
+	$(Q)$(BUILD)/tools/sigc $@ $(SIG_FILES)
+$(BUILD)/gen/sigdb.o: $(BUILD)/gen/sigdb.c
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+$(BUILD)/libcd.a: $(BUILD)/gen/sigdb.o
 
 $(BUILD)/libcd.a: $(LIB_OBJS) $(GEN_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libcmocka-dev
-      bats jq clang-format shellcheck pkg-config binutils)
+      bats jq clang-format shellcheck pkg-config binutils time ripgrep)
 
 missing=()
 for p in "${pkgs[@]}"; do

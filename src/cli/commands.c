@@ -17,8 +17,16 @@ static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
 	 "cuda-doctor check [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host and environment; report findings.\n"},
-	{"explain", cmd_planned, "diagnose an error log, cross-checked with the environment", NULL},
-	{"run", cmd_planned, "run a command, keep its output, explain it if it fails", NULL},
+	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
+	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
+	 "  Scan logs (stdin when no FILE, or '-') for known failures; rank the root cause\n"
+	 "  first; cross-check with this machine (or --root) unless --no-env.\n"
+	 "  exit: 1 when a diagnosis at error severity is found, 0 when none.\n"},
+	{"run", cmd_run, "run a command, keep its output, explain it if it fails",
+	 "cuda-doctor run [--log FILE] [--no-env] -- CMD [ARGS...]\n"
+	 "  Run CMD, pass its stdout and stderr through, scan them as they stream; when it\n"
+	 "  fails print the diagnosis to stderr. --log FILE keeps a copy of the output.\n"
+	 "  exit: the command's own status (128+N for signal N, 127 if it cannot start).\n"},
 	{"model", cmd_model, "pre-flight a Hugging Face model load",
 	 "cuda-doctor model PATH|ORG/NAME [options]\n"
 	 "  Check config.json, the installed transformers, weight headers and memory before\n"

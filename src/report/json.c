@@ -30,8 +30,12 @@ static json_t *repair_utf8(const char *s)
 		for (k = 1; k < n; k++)
 			if ((p[k] & 0xC0) != 0x80)
 				n = 0;
-		if (n && !json_stringn((const char *)p, n)) /* overlong / surrogate */
-			n = 0;
+		if (n > 1) { /* overlong / surrogate: jansson rejects it */
+			json_t *ok = json_stringn((const char *)p, n);
+			if (!ok)
+				n = 0;
+			json_decref(ok);
+		}
 		if (n) {
 			buf_append(&b, p, n);
 			p += n;

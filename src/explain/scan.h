@@ -1,0 +1,105 @@
+/* scan: one pass over a log with every signature in one Vectorscan database.
+ * Input is pushed in pieces (xs_feed) or read from a descriptor; a fixed
+ * buffer (XS_BUF bytes) holds the current chunk, which always ends at a line
+ * break unless one line is longer than the buffer (then it is cut, with an
+ * overlap, and still scanned). Only lines a pattern hit are looked at again,
+ * to extract facts. Results go into a bounded struct xs_result: at most
+ * XS_DIAG_MAX distinct diagnoses, deduplicated by signature and facts, so
+ * memory does not depend on the input. xs_result and the scanner are owned
+ * by the caller (xs_result_free, xs_close). Errors are CD_E* codes. */
+#ifndef CD_SCAN_H
+#define CD_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/err.h"
+#include "explain/sigdb.h"
+
+#define XS_BUF	      ((size_t)1 << 20)
+#define XS_OVERLAP    4096  /* bytes rescanned when a line longer than XS_BUF is cut */
+#define XS_WINDOW     32768 /* bytes either side of a hit given to the fact matcher */
+#define XS_DIAG_MAX   256
+#define XS_LINES_MAX  16
+#define XS_TEXT_MAX   512
+#define XS_FACT_MAX   256
+#define XS_RANKS      1024
+#define XS_FACTS_MAX  (2 * TMPL_CAPS_MAX)
+#define XS_ENV_MAX    16
+#define XS_INPUTS_MAX 64
+#define XS_CONT_LINES 3 /* hits of one signature this close continue one message */
+
+struct xs_db;
+
+/* Load the signatures (embedded data/signatures) and the database compiled
+ * from them at build time; CD_EINTERNAL if the two do not belong together. */
+int xs_db_open(struct xs_db **out, struct cd_err *err);
+void xs_db_close(struct xs_db *db);
+const struct sigdb *xs_db_sigs(const struct xs_db *db);
+
+struct xs_fact {
+	const char *name;
+	const char *value;
+};
+
+struct xs_diag {
+	const struct sig *sig;
+	uint32_t input;	     /* index into xs_result.inputs */
+	uint64_t first_line; /* 1-based */
+	uint64_t count;	     /* matching lines, all of them */
+	uint64_t inputs;     /* bit i: seen in input i (mod 64) */
+	size_t n_lines;
+	uint64_t lines[XS_LINES_MAX]; /* the first XS_LINES_MAX line numbers */
+	size_t n_facts;
+	struct xs_fact facts[XS_FACTS_MAX];
+	const char *text; /* the first matching line, control bytes replaced */
+	uint64_t hash;
+	size_t n_ranks; /* distinct ranks seen ("[rank3]:", "[default3]:") */
+	uint8_t ranks[XS_RANKS / 8];
+	size_t n_env; /* filled by the environment cross-check */
+	const char *env[XS_ENV_MAX];
+};
+
+struct xs_result {
+	struct cd_arena arena;
+	size_t n;
+	struct xs_diag d[XS_DIAG_MAX];
+	uint32_t slots[2 * XS_DIAG_MAX]; /* dedupe hash table: index + 1 */
+	uint64_t dropped;		 /* distinct diagnoses past XS_DIAG_MAX */
+	uint64_t hits;			 /* lines a signature matched */
+	uint64_t code_lines;		 /* hits skipped as traceback source lines */
+	uint64_t cut_lines;		 /* lines longer than XS_BUF */
+	size_t n_inputs;
+	struct {
+		const char *name;
+		uint64_t bytes, lines;
+	} inputs[XS_INPUTS_MAX];
+};
+
+/* Heap-allocated (it is large); NULL when memory runs out. */
+struct xs_result *xs_result_new(void);
+void xs_result_free(struct xs_result *r);
+/* Register an input; returns its index or -1 past XS_INPUTS_MAX. */
+int xs_result_input(struct xs_result *r, const char *name);
+/* Order: causes before symptoms, errors before warnings before info, then
+ * by input and first line (the earliest cause in a log is the root one). */
+void xs_rank(struct xs_result *r);
+const char *xs_fact(const struct xs_diag *d, const char *name);
+int xs_has_rank(const struct xs_diag *d, unsigned rank);
+
+struct xs_scanner;
+
+int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res, uint32_t input,
+	    struct cd_err *err);
+int xs_feed(struct xs_scanner *s, const void *p, size_t n);
+/* Read fd to its end through the scanner's own buffer. */
+int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err);
+/* Scan what is left; the scanner can then only be closed. */
+int xs_finish(struct xs_scanner *s);
+void xs_close(struct xs_scanner *s);
+
+/* Remove ANSI escape sequences in place; returns the new length. */
+size_t xs_strip_ansi(uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,72 @@
+/* sigdb: the log-signature database, parsed from the stanza files
+ * data/signatures/NAME.txt (format in docs/signatures.md). The database owns
+ * everything it returns (one arena, freed by sigdb_free). Parsing is strict:
+ * an unknown key, a missing required key, a bad category or a duplicate id
+ * is CD_EFORMAT with "file:line: message" in err, so a bad row fails the
+ * build instead of shipping. */
+#ifndef CD_SIGDB_H
+#define CD_SIGDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/err.h"
+#include "explain/tmpl.h"
+#include "report/finding.h"
+
+#define SIG_LIST_MAX 8	  /* patterns, fixes, sources, samples, near misses */
+#define SIGDB_MAX    4096 /* signatures */
+#define SIG_FILE_MAX (1 << 20)
+
+enum sig_role { SIG_CAUSE = 0, SIG_SYMPTOM = 1 };
+
+struct sig_list {
+	size_t n;
+	const char *v[SIG_LIST_MAX];
+};
+
+struct sig {
+	const char *id;
+	const char *category; /* one of sig_categories */
+	enum cd_severity severity;
+	enum sig_role role;
+	int priority; /* 0..100: which signature wins when several match one line */
+	int caseless;
+	const char *title;
+	const char *explain;
+	struct sig_list pattern; /* template sources */
+	struct tmpl *tmpl[SIG_LIST_MAX];
+	struct sig_list fix;
+	struct sig_list source;
+	struct sig_list sample;
+	struct sig_list nomatch;
+	const char *file;
+	size_t line;
+};
+
+struct sigdb {
+	struct cd_arena arena;
+	size_t n, cap;
+	struct sig *sigs;
+	size_t n_pat;	   /* patterns over all signatures, in order */
+	uint32_t *pat_sig; /* pattern index -> signature index */
+	uint8_t *pat_slot; /* pattern index -> index in sig->tmpl */
+	uint64_t hash;	   /* FNV-1a of the file names and bytes parsed */
+};
+
+extern const char *const sig_categories[];
+int sig_category_index(const char *name); /* -1 if unknown */
+
+void sigdb_init(struct sigdb *db);
+void sigdb_free(struct sigdb *db);
+/* Parse one file's bytes (name is for messages and the hash). */
+int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, struct cd_err *err);
+/* Check the whole set (unique ids) and build the pattern table. */
+int sigdb_finish(struct sigdb *db, struct cd_err *err);
+/* Parse every embedded file signatures/NAME.txt, in name order, and finish
+ * (defined in scan.c, next to the compiled database it must agree with). */
+int sigdb_load_kb(struct sigdb *db, struct cd_err *err);
+const struct sig *sigdb_find(const struct sigdb *db, const char *id);
+
+#endif

@@ -1,0 +1,528 @@
+/* xcheck: see xcheck.h. The facts model is the source (toolkit.items,
+ * driver, gpus, env.ld_library_path); when a probe left its part empty the
+ * usual places are looked at directly (CUDA_HOME, /usr/local/cuda*), so the
+ * answer still names this machine's paths. */
+#include "explain/xcheck.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/file.h"
+#include "core/str.h"
+#include "report/render.h"
+
+#define ROOTS_MAX    16
+#define DIRS_MAX     32
+#define DIR_SCAN_MAX 4096 /* entries read from one directory */
+
+struct xc {
+	struct xs_result *r;
+	const struct cd_facts *f;
+	struct xs_diag *d;
+};
+
+static void say(struct xc *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct xc *x, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (x->d->n_env >= XS_ENV_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	x->d->env[x->d->n_env] = arena_strdup(&x->r->arena, line);
+	if (x->d->env[x->d->n_env])
+		x->d->n_env++;
+}
+
+static const char *env(const struct cd_facts *f, const char *name)
+{
+	const char *v = facts_env_var(f, name);
+	return v ? v : facts_getenv(f, name);
+}
+
+/* ---- toolkit roots -------------------------------------------------------- */
+
+struct roots {
+	size_t n;
+	const char *path[ROOTS_MAX];
+	const char *version[ROOTS_MAX];
+};
+
+static void add_root(const struct cd_facts *f, struct roots *rs, const char *p, const char *ver)
+{
+	size_t i;
+
+	if (!p || !*p || rs->n >= ROOTS_MAX || !file_is_dir(&f->root, p))
+		return;
+	for (i = 0; i < rs->n; i++)
+		if (!strcmp(rs->path[i], p))
+			return;
+	rs->path[rs->n] = p;
+	rs->version[rs->n++] = ver;
+}
+
+/* Toolkits from the facts; else CUDA_HOME, CUDA_PATH, /usr/local/cuda and
+ * /usr/local/cuda-X.Y, plus a conda prefix (conda's cuda packages install
+ * headers there). */
+static void toolkit_roots(struct xc *x, struct roots *rs)
+{
+	const struct cd_facts *f = x->f;
+	DIR *d;
+	struct dirent *e;
+	size_t i, seen = 0;
+
+	for (i = 0; i < f->toolkit.n; i++)
+		add_root(f, rs, f->toolkit.items[i].root, f->toolkit.items[i].version);
+	if (f->toolkit.n)
+		return;
+	add_root(f, rs, env(f, "CUDA_HOME"), NULL);
+	add_root(f, rs, env(f, "CUDA_PATH"), NULL);
+	add_root(f, rs, "/usr/local/cuda", NULL);
+	d = file_opendir(&f->root, "/usr/local");
+	while (d && (e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX)
+		if (str_has_prefix(e->d_name, "cuda-"))
+			add_root(f, rs, arena_printf(&x->r->arena, "/usr/local/%s", e->d_name),
+				 arena_strdup(&x->r->arena, e->d_name + 5)); /* dirent dies */
+	if (d)
+		closedir(d);
+	add_root(f, rs, env(f, "CONDA_PREFIX"), NULL);
+}
+
+static const char *target_dir(const struct cd_facts *f)
+{
+	return f->host.arch && !strcmp(f->host.arch, "aarch64") ? "sbsa-linux" : "x86_64-linux";
+}
+
+/* Where under root a header is: the probe's answer when it checked that
+ * header, else include/ and targets/ARCH/include/. */
+static const char *header_in(struct xc *x, const char *root, const char *hdr)
+{
+	const struct cd_facts *f = x->f;
+	const char *cands[2];
+	size_t i, j;
+
+	for (i = 0; i < f->toolkit.n; i++) {
+		const struct cd_toolkit *t = &f->toolkit.items[i];
+		if (!t->root || strcmp(t->root, root))
+			continue;
+		for (j = 0; j < t->n_headers; j++)
+			if (t->headers[j].name && !strcmp(t->headers[j].name, hdr) &&
+			    t->headers[j].present != CD_TRI_UNKNOWN)
+				return t->headers[j].present == CD_TRI_YES
+					       ? (t->headers[j].path ? t->headers[j].path : root)
+					       : NULL;
+	}
+	cands[0] = arena_printf(&x->r->arena, "%s/include/%s", root, hdr);
+	cands[1] = arena_printf(&x->r->arena, "%s/targets/%s/include/%s", root, target_dir(f), hdr);
+	for (i = 0; i < 2; i++)
+		if (cands[i] && file_exists(&f->root, cands[i]))
+			return cands[i];
+	return NULL;
+}
+
+static void check_header(struct xc *x, const char *hdr)
+{
+	struct roots rs = {0};
+	size_t i, have = 0;
+
+	if (strstr(hdr, "..") || hdr[0] == '/')
+		return;
+	toolkit_roots(x, &rs);
+	if (!rs.n) {
+		say(x, "no CUDA toolkit found (CUDA_HOME unset, no /usr/local/cuda*)");
+		return;
+	}
+	for (i = 0; i < rs.n; i++) {
+		const char *where = header_in(x, rs.path[i], hdr);
+		const char *v = rs.version[i];
+		if (where) {
+			have++;
+			say(x, "%s is present in %s%s%s%s", hdr, where, v ? " (CUDA " : "",
+			    v ? v : "", v ? ")" : "");
+		} else {
+			say(x, "%s is absent from %s/include%s%s%s", hdr, rs.path[i],
+			    v ? " (CUDA " : "", v ? v : "", v ? ")" : "");
+		}
+	}
+	if (x->f->toolkit.cuda_home)
+		say(x, "extension builds use CUDA_HOME=%s", x->f->toolkit.cuda_home);
+	else if (env(x->f, "CUDA_HOME"))
+		say(x, "CUDA_HOME=%s", env(x->f, "CUDA_HOME"));
+	(void)have;
+}
+
+/* ---- libraries ------------------------------------------------------------ */
+
+struct dirs {
+	size_t n;
+	const char *path[DIRS_MAX];
+	int on_llp[DIRS_MAX]; /* from LD_LIBRARY_PATH */
+};
+
+static void add_dir(const struct cd_facts *f, struct dirs *ds, const char *p, int llp)
+{
+	size_t i;
+
+	if (!p || p[0] != '/' || ds->n >= DIRS_MAX || !file_is_dir(&f->root, p))
+		return;
+	for (i = 0; i < ds->n; i++)
+		if (!strcmp(ds->path[i], p))
+			return;
+	ds->path[ds->n] = p;
+	ds->on_llp[ds->n++] = llp;
+}
+
+static void lib_dirs(struct xc *x, struct dirs *ds)
+{
+	const struct cd_facts *f = x->f;
+	const char *llp = env(f, "LD_LIBRARY_PATH");
+	const char *multi = f->host.arch && !strcmp(f->host.arch, "aarch64") ? "aarch64-linux-gnu"
+									     : "x86_64-linux-gnu";
+	struct roots rs = {0};
+	size_t i;
+
+	if (f->env.n_ld_library_path) {
+		for (i = 0; i < f->env.n_ld_library_path; i++)
+			add_dir(f, ds, f->env.ld_library_path[i].path, 1);
+	} else if (llp) {
+		const char *p = llp;
+		while (*p) {
+			const char *c = strchr(p, ':');
+			size_t n = c ? (size_t)(c - p) : strlen(p);
+			add_dir(f, ds, arena_strndup(&x->r->arena, p, n), 1);
+			p += n + (c ? 1 : 0);
+		}
+	}
+	toolkit_roots(x, &rs);
+	for (i = 0; i < rs.n; i++) {
+		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib64", rs.path[i]), 0);
+		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib", rs.path[i]), 0);
+		add_dir(f, ds,
+			arena_printf(&x->r->arena, "%s/targets/%s/lib", rs.path[i], target_dir(f)),
+			0);
+	}
+	add_dir(f, ds, arena_printf(&x->r->arena, "/usr/lib/%s", multi), 0);
+	add_dir(f, ds, arena_printf(&x->r->arena, "/lib/%s", multi), 0);
+	add_dir(f, ds, "/usr/lib64", 0);
+	add_dir(f, ds, "/usr/local/lib", 0);
+	add_dir(f, ds, "/usr/local/cuda/compat", 0);
+	add_dir(f, ds, "/usr/lib/wsl/lib", 0);
+}
+
+/* Other files of the same library ("libcudart.so.12" for "libcudart.so.11.0")
+ * in dir, appended to out. */
+static void siblings(struct xc *x, const char *dir, const char *stem, char *out, size_t cap)
+{
+	DIR *d = file_opendir(&x->f->root, dir);
+	struct dirent *e;
+	size_t seen = 0, n = strlen(out), found = 0;
+
+	while (d && (e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX && found < 4) {
+		if (!str_has_prefix(e->d_name, stem) || !strcmp(e->d_name, stem))
+			continue;
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "%s%s/%s", n ? ", " : "", dir,
+				      e->d_name);
+		found++;
+	}
+	if (d)
+		closedir(d);
+}
+
+static void check_soname(struct xc *x, const char *so)
+{
+	struct dirs ds = {0};
+	char stem[256], others[1024] = "";
+	const char *dot = strstr(so, ".so");
+	size_t i, hits = 0;
+	int llp_hit = 0;
+
+	if (strchr(so, '/') || !dot)
+		return;
+	str_ncopy(stem, sizeof(stem), so, (size_t)(dot - so) + 3);
+	lib_dirs(x, &ds);
+	for (i = 0; i < ds.n; i++) {
+		const char *p = arena_printf(&x->r->arena, "%s/%s", ds.path[i], so);
+		if (p && file_exists(&x->f->root, p)) {
+			say(x, "%s is present in %s%s", so, ds.path[i],
+			    ds.on_llp[i] ? " (on LD_LIBRARY_PATH)" : "");
+			hits++;
+			llp_hit |= ds.on_llp[i];
+		} else {
+			siblings(x, ds.path[i], stem, others, sizeof(others));
+		}
+	}
+	if (!hits)
+		say(x,
+		    "%s is in none of the %zu library directories searched (LD_LIBRARY_PATH, "
+		    "toolkits, system)",
+		    so, ds.n);
+	else if (!llp_hit)
+		say(x, "no LD_LIBRARY_PATH directory holds %s", so);
+	if (others[0])
+		say(x, "other versions: %s", others);
+}
+
+static void say_llp(struct xc *x)
+{
+	const char *llp = env(x->f, "LD_LIBRARY_PATH");
+	size_t i;
+
+	if (!llp) {
+		say(x, "LD_LIBRARY_PATH is unset");
+		return;
+	}
+	say(x, "LD_LIBRARY_PATH=%s", llp);
+	for (i = 0; i < x->f->env.n_ld_library_path; i++) {
+		const struct cd_ldpath_entry *e = &x->f->env.ld_library_path[i];
+		size_t k;
+		char majors[64] = "";
+		for (k = 0; k < e->n_majors && k < 4; k++)
+			snprintf(majors + strlen(majors), sizeof(majors) - strlen(majors), "%s%lld",
+				 k ? "," : "", (long long)e->cuda_majors[k]);
+		if (e->n_libs)
+			say(x, "  %s holds %zu CUDA libraries (%s%s%s%s)", e->path, e->n_libs,
+			    e->libs[0], e->n_libs > 1 ? ", ..." : "", majors[0] ? "; CUDA " : "",
+			    majors);
+	}
+}
+
+/* ---- driver, GPUs, toolkits -------------------------------------------- */
+
+static void say_driver(struct xc *x)
+{
+	const struct cd_driver_facts *d = &x->f->driver;
+
+	if (d->status == CD_PROBE_OK || d->version || d->cuda_version) {
+		say(x, "driver %s supports CUDA %s%s%s",
+		    d->version ? d->version : "(version unknown)",
+		    d->cuda_version ? d->cuda_version : "(unknown)",
+		    d->cuda.path ? "; libcuda: " : "", d->cuda.path ? d->cuda.path : "");
+	} else if (d->status == CD_PROBE_NOT_RUN) {
+		say(x, "the driver was not queried%s",
+		    x->f->root.is_host ? ""
+				       : " (--root: give --nvml-lib / --cuda-lib to query one)");
+	} else {
+		say(x, "driver: %s%s%s", probe_status_name(d->status), d->nvml.error ? ": " : "",
+		    d->nvml.error ? d->nvml.error : "");
+	}
+	if (d->kernel_module_version)
+		say(x, "kernel module %s", d->kernel_module_version);
+	if (d->cuda.is_stub == CD_TRI_YES)
+		say(x, "the libcuda loaded is the toolkit's stub: %s",
+		    d->cuda.path ? d->cuda.path : "");
+}
+
+/* "12080" (cudaDriverGetVersion encoding) as "12.8". */
+static void say_logged_cuda(struct xc *x, const char *v)
+{
+	int64_t n;
+	char s[32];
+
+	if (!v || str_to_u64(v, (uint64_t *)&n) || n < 1000 || n > 99990)
+		return;
+	ver_cuda_str((int)n, s, sizeof(s));
+	say(x, "the log's driver version %s means CUDA %s", v, s);
+}
+
+static void say_gpus(struct xc *x, int memory)
+{
+	const struct cd_facts *f = x->f;
+	size_t i;
+
+	if (!f->gpus_known) {
+		say(x, "GPUs: unknown (no driver answered)");
+		return;
+	}
+	if (!f->n_gpus)
+		say(x, "no GPU is visible");
+	for (i = 0; i < f->n_gpus && i < 8; i++) {
+		const struct cd_gpu *g = &f->gpus[i];
+		char tot[32], fr[32];
+		fmt_bytes(g->memory_total_bytes, tot, sizeof(tot));
+		fmt_bytes(g->memory_free_bytes, fr, sizeof(fr));
+		if (memory)
+			say(x, "GPU %zu: %s, %s total, %s free", i, g->name ? g->name : "(unnamed)",
+			    tot, fr);
+		else
+			say(x, "GPU %zu: %s, compute capability %s", i,
+			    g->name ? g->name : "(unnamed)",
+			    g->compute_capability ? g->compute_capability : "unknown");
+	}
+}
+
+static void say_toolkits(struct xc *x)
+{
+	const struct cd_facts *f = x->f;
+	struct roots rs = {0};
+	size_t i;
+
+	toolkit_roots(x, &rs);
+	for (i = 0; i < f->toolkit.n && i < 8; i++) {
+		const struct cd_toolkit *t = &f->toolkit.items[i];
+		say(x, "toolkit %s: CUDA %s, nvcc %s%s", t->root ? t->root : "?",
+		    t->version ? t->version : "unknown", t->nvcc_path ? t->nvcc_path : "absent",
+		    (int64_t)i == f->toolkit.selected ? " (used by extension builds)" : "");
+	}
+	for (i = 0; !f->toolkit.n && i < rs.n; i++) {
+		const char *nvcc = arena_printf(&x->r->arena, "%s/bin/nvcc", rs.path[i]);
+		say(x, "toolkit %s: nvcc %s", rs.path[i],
+		    nvcc && file_exists(&f->root, nvcc) ? "present" : "absent");
+	}
+	if (!rs.n)
+		say(x, "no CUDA toolkit found (CUDA_HOME unset, no /usr/local/cuda*)");
+	if (env(f, "CUDA_HOME"))
+		say(x, "CUDA_HOME=%s", env(f, "CUDA_HOME"));
+	else
+		say(x, "CUDA_HOME is unset");
+}
+
+static void say_compilers(struct xc *x)
+{
+	DIR *d = file_opendir(&x->f->root, "/usr/bin");
+	struct dirent *e;
+	char list[512] = "";
+	size_t seen = 0, n = 0;
+
+	while (d && (e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX * 4) {
+		const char *v = e->d_name + 4;
+		if (!str_has_prefix(e->d_name, "gcc-") || !*v ||
+		    strspn(v, "0123456789") != strlen(v))
+			continue;
+		n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, " %s",
+				      e->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (list[0])
+		say(x,
+		    "versioned compilers in /usr/bin:%s (pick one with CC=/usr/bin/gcc-N "
+		    "CXX=/usr/bin/g++-N or nvcc -ccbin)",
+		    list);
+	else
+		say(x, "no versioned gcc-N in /usr/bin");
+	if (x->f->toolkit.nvcc_version)
+		say(x, "nvcc used for builds: %s", x->f->toolkit.nvcc_version);
+}
+
+static void say_vars(struct xc *x, const char *const *names)
+{
+	size_t i;
+
+	for (i = 0; names[i]; i++) {
+		const char *v = env(x->f, names[i]);
+		if (v && strstr(names[i], "TOKEN"))
+			say(x, "%s is set", names[i]);
+		else if (v)
+			say(x, "%s=%s", names[i], v);
+	}
+}
+
+static void say_jit_cache(struct xc *x)
+{
+	const char *dir = env(x->f, "TORCH_EXTENSIONS_DIR"), *home = env(x->f, "HOME");
+	const char *xdg = env(x->f, "XDG_CACHE_HOME");
+	char list[512] = "";
+	DIR *d;
+	struct dirent *e;
+	size_t n = 0, seen = 0;
+
+	if (!dir && xdg)
+		dir = arena_printf(&x->r->arena, "%s/torch_extensions", xdg);
+	if (!dir && home)
+		dir = arena_printf(&x->r->arena, "%s/.cache/torch_extensions", home);
+	if (!dir)
+		return;
+	d = file_opendir(&x->f->root, dir);
+	if (!d) {
+		say(x, "the extension cache %s does not exist", dir);
+		return;
+	}
+	while ((e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX)
+		if (e->d_name[0] != '.')
+			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0,
+					      " %s", e->d_name);
+	closedir(d);
+	say(x, "extension cache %s holds:%s", dir, list[0] ? list : " nothing");
+}
+
+/* ---- per category -------------------------------------------------------- */
+
+static const char *const nccl_vars[] = {
+	"NCCL_P2P_DISABLE",  "NCCL_P2P_LEVEL",	   "NCCL_IB_DISABLE",
+	"NCCL_SHM_DISABLE",  "NCCL_SOCKET_IFNAME", "NCCL_NET",
+	"NCCL_CUMEM_ENABLE", "NCCL_DEBUG",	   NULL};
+static const char *const init_vars[] = {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+					"CUDA_DEVICE_ORDER", NULL};
+static const char *const hf_vars[] = {"HF_HUB_OFFLINE",
+				      "TRANSFORMERS_OFFLINE",
+				      "HF_HOME",
+				      "HF_HUB_CACHE",
+				      "HF_ENDPOINT",
+				      "HF_TOKEN",
+				      NULL};
+static const char *const arch_vars[] = {"TORCH_CUDA_ARCH_LIST", "CUDA_VISIBLE_DEVICES", NULL};
+
+static void check_one(struct xc *x)
+{
+	const char *cat = x->d->sig->category;
+	const char *hdr = xs_fact(x->d, "header"), *so = xs_fact(x->d, "soname");
+
+	if (!strcmp(cat, "missing-headers") && hdr) {
+		check_header(x, hdr);
+	} else if (!strcmp(cat, "missing-shared-lib") || !strcmp(cat, "undefined-symbol") ||
+		   !strcmp(cat, "lib-path-pollution")) {
+		if (so)
+			check_soname(x, so);
+		say_llp(x);
+	} else if (!strcmp(cat, "driver-too-old")) {
+		say_driver(x);
+		say_logged_cuda(x, xs_fact(x->d, "driver_cuda"));
+	} else if (!strcmp(cat, "cuda-init")) {
+		say_driver(x);
+		say_gpus(x, 0);
+		say_vars(x, init_vars);
+	} else if (!strcmp(cat, "arch-unsupported") || !strcmp(cat, "dtype-unsupported")) {
+		say_gpus(x, 0);
+		say_vars(x, arch_vars);
+	} else if (!strcmp(cat, "oom-at-load")) {
+		say_gpus(x, 1);
+	} else if (!strcmp(cat, "nccl")) {
+		char shm[32];
+		if (so)
+			check_soname(x, so);
+		if (x->f->host.shm_size_bytes != CD_UNK) {
+			fmt_bytes(x->f->host.shm_size_bytes, shm, sizeof(shm));
+			say(x, "/dev/shm is %s", shm);
+		}
+		say_vars(x, nccl_vars);
+	} else if (!strcmp(cat, "nvcc-mismatch")) {
+		say_toolkits(x);
+	} else if (!strcmp(cat, "host-compiler")) {
+		say_compilers(x);
+	} else if (!strcmp(cat, "jit-cache")) {
+		say_jit_cache(x);
+	} else if (!strcmp(cat, "hf-load")) {
+		say_vars(x, hf_vars);
+	} else if (hdr) {
+		check_header(x, hdr);
+	}
+}
+
+void xc_check(struct xs_result *r, const struct cd_facts *f)
+{
+	struct xc x = {r, f, NULL};
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		x.d = &r->d[i];
+		/* Symptoms follow from a cause; the cause's lines say what matters. */
+		if (x.d->sig->role == SIG_SYMPTOM && i > 0)
+			continue;
+		check_one(&x);
+	}
+}

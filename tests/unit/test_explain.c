@@ -1,0 +1,704 @@
+/* Unit tests for src/explain: the template language, the signature parser,
+ * the streaming scanner (real-log shapes and hostile input) and the
+ * renderers' fact expansion. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/err.h"
+#include "explain/report.h"
+#include "explain/scan.h"
+#include "explain/sigdb.h"
+#include "explain/tmpl.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static struct xs_db *g_db;
+
+static int setup_db(void **state)
+{
+	struct cd_err err = {0};
+
+	(void)state;
+	return xs_db_open(&g_db, &err) == 0 ? 0 : -1;
+}
+
+static int teardown_db(void **state)
+{
+	(void)state;
+	xs_db_close(g_db);
+	g_db = NULL;
+	return 0;
+}
+
+/* Scan p in pieces of `piece` bytes (0: all at once) and rank the result. */
+static struct xs_result *scan_pieces(const void *p, size_t n, size_t piece)
+{
+	struct xs_result *r = xs_result_new();
+	struct xs_scanner *s = NULL;
+	struct cd_err err = {0};
+	size_t off = 0;
+
+	assert_non_null(r);
+	assert_int_equal(xs_result_input(r, "test.log"), 0);
+	assert_int_equal(xs_open(&s, g_db, r, 0, &err), 0);
+	if (!piece)
+		piece = n ? n : 1;
+	while (off < n) {
+		size_t k = n - off < piece ? n - off : piece;
+		assert_int_equal(xs_feed(s, (const uint8_t *)p + off, k), 0);
+		off += k;
+	}
+	assert_int_equal(xs_finish(s), 0);
+	xs_close(s);
+	xs_rank(r);
+	return r;
+}
+
+static struct xs_result *scan(const char *text)
+{
+	return scan_pieces(text, strlen(text), 0);
+}
+
+static const struct xs_diag *find(const struct xs_result *r, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->d[i].sig->id, id))
+			return &r->d[i];
+	return NULL;
+}
+
+/* ---- tmpl ------------------------------------------------------------------- */
+
+struct tmx {
+	struct cd_arena a;
+	struct tmpl t;
+	struct tmpl_cap caps[TMPL_CAPS_MAX];
+};
+
+static int tm_compile(struct tmx *m, const char *src)
+{
+	struct cd_err err = {0};
+
+	arena_init(&m->a);
+	return tmpl_compile(&m->t, src, 0, &m->a, &err);
+}
+
+static const char *cap(struct tmx *m, const char *line, const char *name, char *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < m->t.n_caps; i++)
+		if (!strcmp(m->t.cap_names[i], name) && m->caps[i].off != SIZE_MAX) {
+			snprintf(out, n, "%.*s", (int)m->caps[i].len, line + m->caps[i].off);
+			return out;
+		}
+	return NULL;
+}
+
+static void tmpl_captures(void **state)
+{
+	struct tmx m;
+	char v[256];
+	const char *l = "/x/type_shim.h:6:10: fatal error: cusparse.h: No such file or directory";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "fatal error: {header:file}: No such file or directory"),
+			 0);
+	assert_int_equal(m.t.n_caps, 1);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "header", v, sizeof(v)), "cusparse.h");
+	/* a blank in the template is any run of spaces and tabs */
+	l = "fatal  error:\t\tcuda.h: No   such file or directory";
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "header", v, sizeof(v)), "cuda.h");
+	l = "fatal error: : No such file or directory"; /* a class needs one byte */
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 0);
+	arena_free(&m.a);
+}
+
+static void tmpl_literal_and_prefix(void **state)
+{
+	struct tmx m;
+	char v[256];
+	const char *l = "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "\"{op:word}\" not implemented for '{dtype=Half}'"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "op", v, sizeof(v)), "addmm_impl_cpu_");
+	assert_string_equal(cap(&m, l, "dtype", v, sizeof(v)), "Half");
+	arena_free(&m.a);
+
+	l = "libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version "
+	    "libnvJitLink.so.12";
+	assert_int_equal(tm_compile(&m, "undefined symbol: {symbol:symbol=__nvJitLink}, version"),
+			 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "symbol", v, sizeof(v)), "__nvJitLinkComplete_12_4");
+	arena_free(&m.a);
+}
+
+static void tmpl_any_and_version(void **state)
+{
+	struct tmx m;
+	char v[256];
+	const char *l = "RuntimeError: Found Tesla P100 which is too old ... CUDA capability 6.0.";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "Found {*}too old{*}capability {cc:ver}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "cc", v, sizeof(v)), "6.0"); /* the full stop is not kept */
+	arena_free(&m.a);
+}
+
+static void tmpl_regex_text(void **state)
+{
+	struct tmx m;
+	struct cd_buf b;
+
+	(void)state;
+	buf_init(&b, 4096);
+	assert_int_equal(tm_compile(&m, "fatal error: {h:file}: No such"), 0);
+	assert_int_equal(tmpl_regex(&m.t, &b), 0);
+	assert_non_null(b.p);
+	assert_non_null(strstr(b.p, "fatal"));
+	assert_non_null(strstr(b.p, "[A-Za-z0-9_.+/\\-]"));
+	assert_null(strchr(b.p, '{'));
+	buf_free(&b);
+	arena_free(&m.a);
+}
+
+static void tmpl_errors(void **state)
+{
+	struct tmx m;
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "abc {x:nosuchtype} def"), CD_EFORMAT);
+	arena_free(&m.a);
+	assert_int_equal(tm_compile(&m, "abc {unterminated"), CD_EFORMAT);
+	arena_free(&m.a);
+	assert_int_equal(tm_compile(&m, "{a:int} {b:int} {c:int} {d:int} {e:int} {f:int} {g:int} "
+					"{h:int} {i:int}"),
+			 CD_EFORMAT);
+	arena_free(&m.a);
+}
+
+static void tmpl_bounded_work(void **state)
+{
+	struct tmx m;
+	size_t n = 1 << 20;
+	char *l = malloc(n);
+	clock_t t0 = clock();
+
+	(void)state;
+	assert_non_null(l);
+	memset(l, 'a', n);
+	/* nested unbounded repeats over a line that never completes the match */
+	assert_int_equal(tm_compile(&m, "aaaa{*}aaaa{*}aaaa{*}zzz-never-there"), 0);
+	assert_true(tmpl_match(&m.t, (const uint8_t *)l, n, m.caps) <= 0);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 5.0);
+	arena_free(&m.a);
+	free(l);
+}
+
+static void tmpl_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_size_bytes("20.00 MiB", 9), 20971520);
+	assert_int_equal(tmpl_size_bytes("512 bytes", 9), 512);
+	assert_int_equal(tmpl_size_bytes("1.5GB", 5), 1500000000); /* GB is decimal, GiB binary */
+	assert_int_equal(tmpl_size_bytes("2 GiB", 5), 2147483648LL);
+	assert_int_equal(tmpl_size_bytes("lots", 4), -1);
+	assert_int_equal(tmpl_size_bytes("99999999999 EiB", 15), -1);
+}
+
+/* ---- sigdb ------------------------------------------------------------------ */
+
+static const char good_sig[] = "# comment\n"
+			       "id: t-one\n"
+			       "category: nccl\n"
+			       "severity: warning\n"
+			       "role: symptom\n"
+			       "priority: 60\n"
+			       "title: a {thing} happened\n"
+			       "pattern: something bad happened to {thing:word}\n"
+			       "explain: first line\n"
+			       "  continued\n"
+			       "fix: do this\n"
+			       "fix: or that\n"
+			       "source: https://example.org/1\n"
+			       "sample: x something bad happened to foo\n"
+			       "nomatch: something good happened to foo\n";
+
+static int parse(const char *text, struct sigdb *db, struct cd_err *err)
+{
+	int rc;
+
+	sigdb_init(db);
+	rc = sigdb_parse(db, "t.txt", (const uint8_t *)text, strlen(text), err);
+	if (!rc)
+		rc = sigdb_finish(db, err);
+	return rc;
+}
+
+static void sigdb_good(void **state)
+{
+	struct sigdb db;
+	struct cd_err err = {0};
+	const struct sig *s;
+
+	(void)state;
+	assert_int_equal(parse(good_sig, &db, &err), 0);
+	assert_int_equal(db.n, 1);
+	s = sigdb_find(&db, "t-one");
+	assert_non_null(s);
+	assert_string_equal(s->category, "nccl");
+	assert_int_equal(s->severity, CD_SEV_WARNING);
+	assert_int_equal(s->role, SIG_SYMPTOM);
+	assert_int_equal(s->priority, 60);
+	assert_int_equal(s->fix.n, 2);
+	assert_string_equal(s->explain, "first line continued");
+	assert_int_equal(db.n_pat, 1);
+	sigdb_free(&db);
+}
+
+static void sigdb_rejects(void **state)
+{
+	static const struct {
+		const char *from, *to;
+	} bad[] = {
+		{"category: nccl", "category: network"},  /* not a contract category */
+		{"severity: warning", "severity: fatal"}, /* unknown severity */
+		{"title: a {thing} happened\n", ""},	  /* required key missing */
+		{"fix: do this", "frobnicate: yes"},	  /* unknown key */
+		{"pattern: something bad happened to {thing:word}",
+		 "pattern: {thing:word} ab {x:int}"},
+		{"priority: 60", "priority: 101"}, /* out of range */
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cd_buf b;
+		const char *at = strstr(good_sig, bad[i].from);
+		struct sigdb db;
+		struct cd_err err = {0};
+
+		assert_non_null(at);
+		buf_init(&b, 8192);
+		buf_printf(&b, "%.*s%s%s", (int)(at - good_sig), good_sig, bad[i].to,
+			   at + strlen(bad[i].from));
+		if (parse(b.p, &db, &err) != CD_EFORMAT)
+			fail_msg("case %zu was accepted", i);
+		sigdb_free(&db);
+		buf_free(&b);
+	}
+}
+
+static void sigdb_duplicate_id(void **state)
+{
+	struct cd_buf b;
+	struct sigdb db;
+	struct cd_err err = {0};
+
+	(void)state;
+	buf_init(&b, 8192);
+	buf_printf(&b, "%s\n%s", good_sig, good_sig);
+	assert_int_equal(parse(b.p, &db, &err), CD_EFORMAT);
+	assert_non_null(strstr(err.msg, "t-one"));
+	sigdb_free(&db);
+	buf_free(&b);
+}
+
+static void sigdb_embedded(void **state)
+{
+	const struct sigdb *db = xs_db_sigs(g_db);
+	int seen[32] = {0};
+	size_t i, n_cat = 0;
+
+	(void)state;
+	assert_true(db->n >= 150);
+	for (i = 0; i < db->n; i++) {
+		int c = sig_category_index(db->sigs[i].category);
+		assert_true(c >= 0 && c < 32);
+		assert_true(db->sigs[i].sample.n >= 1);
+		assert_true(db->sigs[i].nomatch.n >= 1);
+		assert_true(db->sigs[i].source.n >= 1);
+		seen[c] = 1;
+	}
+	for (i = 0; sig_categories[i]; i++)
+		n_cat += (size_t)seen[i];
+	assert_int_equal(n_cat, 14);
+}
+
+/* ---- scanner: real-log shapes --------------------------------------------- */
+
+static const char build_log[] =
+	"Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...\n"
+	"Building extension module fused_adam...\n"
+	"FAILED: multi_tensor_adam.cuda.o\n"
+	"/x/includes/type_shim.h:6:10: fatal error: cusparse.h: No such file or directory\n"
+	"compilation terminated.\n"
+	"ninja: build stopped: subcommand failed.\n"
+	"Traceback (most recent call last):\n"
+	"subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status "
+	"1.\n"
+	"\n"
+	"The above exception was the direct cause of the following exception:\n"
+	"\n"
+	"RuntimeError: Error building extension 'fused_adam'\n"
+	"ImportError: /root/.cache/torch_extensions/py310_cu121/fused_adam/fused_adam.so: "
+	"cannot open shared object file: No such file or directory\n";
+
+static void scan_root_cause_first(void **state)
+{
+	struct xs_result *r = scan(build_log);
+	const struct xs_diag *d;
+
+	(void)state;
+	assert_true(r->n >= 4);
+	assert_string_equal(r->d[0].sig->category, "missing-headers");
+	assert_int_equal(r->d[0].first_line, 4);
+	assert_string_equal(xs_fact(&r->d[0], "header"), "cusparse.h");
+	assert_int_equal(r->d[0].sig->role, SIG_CAUSE);
+	/* the symptoms are there, after it, and deduplicated */
+	d = find(r, "jit-ninja-failed");
+	assert_non_null(d);
+	assert_int_equal(d->count, 2);
+	assert_non_null(find(r, "jit-extension-build-failed"));
+	d = find(r, "jit-extension-so-missing");
+	assert_non_null(d);
+	assert_string_equal(xs_fact(d, "op"), "fused_adam");
+	/* the info line ranks last */
+	assert_int_equal(r->d[r->n - 1].sig->severity, CD_SEV_INFO);
+	assert_int_equal(r->inputs[0].lines, 13);
+	xs_result_free(r);
+}
+
+static void scan_crlf_and_pieces(void **state)
+{
+	struct cd_buf b;
+	const char *p;
+	struct xs_result *a, *c;
+	size_t i;
+
+	(void)state;
+	buf_init(&b, 1 << 16);
+	for (p = build_log; *p; p++) {
+		if (*p == '\n')
+			buf_putc(&b, '\r');
+		buf_putc(&b, *p);
+	}
+	a = scan_pieces(b.p, b.len, 0);
+	c = scan_pieces(b.p, b.len, 1); /* one byte at a time */
+	assert_int_equal(a->n, c->n);
+	for (i = 0; i < a->n; i++) {
+		assert_string_equal(a->d[i].sig->id, c->d[i].sig->id);
+		assert_int_equal(a->d[i].first_line, c->d[i].first_line);
+	}
+	assert_string_equal(a->d[0].sig->id, "header-cusparse");
+	assert_int_equal(a->d[0].first_line, 4);
+	assert_string_equal(xs_fact(&a->d[0], "header"), "cusparse.h"); /* no \r in the fact */
+	assert_null(strchr(a->d[0].text, '\r'));
+	xs_result_free(a);
+	xs_result_free(c);
+	buf_free(&b);
+}
+
+static void scan_progress_bars(void **state)
+{
+	const char log[] =
+		"step 1\n"
+		"Loading checkpoint shards:  10%|#   | 1/10\r"
+		"Loading checkpoint shards:  50%|### | 5/10\r"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; "
+		"79.11 GiB total capacity; 78.00 GiB already allocated)\n";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->d[0].sig->category, "oom-at-load");
+	assert_int_equal(r->d[0].first_line, 2);
+	assert_string_equal(xs_fact(&r->d[0], "requested"), "20.00 MiB");
+	assert_string_equal(xs_fact(&r->d[0], "requested_bytes"), "20971520");
+	assert_string_equal(xs_fact(&r->d[0], "gpu"), "0");
+	/* the text is the segment that matched, not the progress bar before it */
+	assert_null(strstr(r->d[0].text, "Loading"));
+	xs_result_free(r);
+}
+
+static void scan_ansi(void **state)
+{
+	const char log[] =
+		"\033[1m\033[31mRuntimeError\033[0m: No CUDA GPUs are \033[1mavailable\033[0m\n";
+	struct xs_result *r = scan(log);
+	uint8_t s[] = "a\033[31mb\033]0;title\007c\033[0m";
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->d[0].sig->id, "no-cuda-gpus");
+	assert_null(strchr(r->d[0].text, 0x1b));
+	assert_int_equal(xs_strip_ansi(s, sizeof(s) - 1), 3);
+	assert_memory_equal(s, "abc", 3);
+	xs_result_free(r);
+}
+
+static void scan_ranks(void **state)
+{
+	const char log[] = "[rank3]: RuntimeError: CUDA error: invalid device ordinal\n"
+			   "[rank1]: RuntimeError: CUDA error: invalid device ordinal\n"
+			   "[default0]:RuntimeError: CUDA error: invalid device ordinal\n"
+			   "[rank3]: RuntimeError: CUDA error: invalid device ordinal\n";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->d[0].count, 4);
+	assert_int_equal(r->d[0].n_ranks, 3);
+	assert_true(xs_has_rank(&r->d[0], 3));
+	assert_true(xs_has_rank(&r->d[0], 1));
+	assert_true(xs_has_rank(&r->d[0], 0));
+	assert_false(xs_has_rank(&r->d[0], 2));
+	assert_int_equal(r->d[0].n_lines, 4);
+	xs_result_free(r);
+}
+
+static void scan_traceback_code_lines(void **state)
+{
+	/* the source line under a File "..." frame quotes an error message: it is
+	 * code, not the error */
+	const char log[] = "Traceback (most recent call last):\n"
+			   "  File \"/x/cuda/__init__.py\", line 3, in f\n"
+			   "    msg = 'RuntimeError: No CUDA GPUs are available'\n"
+			   "ValueError: something else\n";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_int_equal(r->n, 0);
+	assert_int_equal(r->code_lines, 1);
+	xs_result_free(r);
+}
+
+static void scan_chained_exceptions(void **state)
+{
+	/* the cause is printed first, the exception raised while handling it
+	 * second; a later symptom must not outrank it */
+	const char log[] = "Traceback (most recent call last):\n"
+			   "  File \"/x/torch/__init__.py\", line 172, in _load_global_deps\n"
+			   "    ctypes.CDLL(lib_path, mode=ctypes.RTLD_GLOBAL)\n"
+			   "OSError: /x/nvidia/cublas/lib/libcublas.so.11: undefined symbol: "
+			   "cublasLtGetStatusString, version libcublasLt.so.11\n"
+			   "\n"
+			   "During handling of the above exception, another exception occurred:\n"
+			   "\n"
+			   "Traceback (most recent call last):\n"
+			   "  File \"train.py\", line 6, in <module>\n"
+			   "    import torch\n"
+			   "RuntimeError: CUDA error: invalid device ordinal\n"
+			   "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_true(r->n >= 2);
+	assert_string_equal(r->d[0].sig->id, "cublas-cublaslt-mismatch");
+	assert_string_equal(xs_fact(&r->d[0], "symbol"), "cublasLtGetStatusString");
+	assert_string_equal(r->d[1].sig->id, "cuda-invalid-device-ordinal");
+	assert_string_equal(r->d[r->n - 1].sig->id, "cuda-error-suffix");
+	xs_result_free(r);
+}
+
+static void scan_multiline_message(void **state)
+{
+	/* one message over consecutive lines continues one diagnosis */
+	const char log[] =
+		"WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was "
+		"built for:\n"
+		"    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cu118)\n"
+		"    Python  3.8.18 (you have 3.8.5)\n";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->d[0].n_lines, 2);
+	assert_string_equal(xs_fact(&r->d[0], "built_torch"), "2.1.0+cu121");
+	assert_string_equal(xs_fact(&r->d[0], "torch"), "2.1.0+cu118");
+	xs_result_free(r);
+}
+
+/* ---- scanner: bad input ----------------------------------------------------- */
+
+static void scan_empty(void **state)
+{
+	struct xs_result *r = scan_pieces("", 0, 0);
+
+	(void)state;
+	assert_int_equal(r->n, 0);
+	assert_int_equal(r->inputs[0].lines, 0);
+	assert_int_equal(r->inputs[0].bytes, 0);
+	xs_result_free(r);
+}
+
+static void scan_nul_and_invalid_utf8(void **state)
+{
+	static const uint8_t log[] = "\0\0\xff\xfe\xc3(garbage\x80\n"
+				     "\xff\0RuntimeError: No CUDA GPUs are available\0\xc0\n"
+				     "\x01\x02\x03\n";
+	struct xs_result *r = scan_pieces(log, sizeof(log) - 1, 0);
+	size_t i;
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->d[0].sig->id, "no-cuda-gpus");
+	assert_int_equal(r->d[0].first_line, 2);
+	for (i = 0; r->d[0].text[i]; i++) /* control bytes are replaced in the text */
+		assert_true((unsigned char)r->d[0].text[i] >= 0x20);
+	assert_int_equal(r->inputs[0].lines, 3);
+	xs_result_free(r);
+}
+
+static void scan_binary(void **state)
+{
+	size_t n = 3 << 20, i;
+	uint8_t *p = malloc(n);
+	uint32_t x = 12345;
+	struct xs_result *r;
+
+	(void)state;
+	assert_non_null(p);
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		p[i] = (uint8_t)(x >> 16);
+	}
+	r = scan_pieces(p, n, 65536);
+	assert_true(r->n <= XS_DIAG_MAX);
+	xs_result_free(r);
+	free(p);
+}
+
+static void scan_long_line(void **state)
+{
+	/* one line three times the buffer: the error near its end is still found,
+	 * and so is the one on the next line */
+	size_t n = 3 * XS_BUF + 12345;
+	const char *e1 = "fatal error: cuda_runtime.h: No such file or directory";
+	const char *e2 = "\nRuntimeError: No CUDA GPUs are available\n";
+	char *p = malloc(n + strlen(e1) + strlen(e2));
+	struct xs_result *r;
+
+	(void)state;
+	assert_non_null(p);
+	memset(p, 'x', n);
+	memcpy(p + n, e1, strlen(e1));
+	memcpy(p + n + strlen(e1), e2, strlen(e2));
+	r = scan_pieces(p, n + strlen(e1) + strlen(e2), 1 << 16);
+	assert_non_null(find(r, "no-cuda-gpus"));
+	assert_non_null(r->n >= 2 ? &r->d[0] : NULL);
+	assert_true(r->cut_lines >= 1);
+	assert_int_equal(find(r, "no-cuda-gpus")->first_line, 2);
+	assert_string_equal(r->d[0].sig->category, "missing-headers");
+	assert_true(strlen(r->d[0].text) <= XS_TEXT_MAX + 8);
+	xs_result_free(r);
+	free(p);
+}
+
+static void scan_bounded_diagnoses(void **state)
+{
+	struct cd_buf b;
+	struct xs_result *r;
+	int i;
+
+	(void)state;
+	buf_init(&b, 1 << 20);
+	for (i = 0; i < 300; i++)
+		buf_printf(&b, "fatal error: h%d.h: No such file or directory\n", i);
+	for (i = 0; i < 1000; i++)
+		buf_printf(&b, "fatal error: h0.h: No such file or directory\n");
+	r = scan_pieces(b.p, b.len, 0);
+	assert_int_equal(r->n, XS_DIAG_MAX);
+	assert_int_equal(r->dropped, 300 - XS_DIAG_MAX);
+	assert_int_equal(find(r, "header-generic") ? find(r, "header-generic")->first_line : 0, 1);
+	assert_int_equal(r->d[0].count, 1001);
+	assert_int_equal(r->d[0].n_lines, XS_LINES_MAX);
+	xs_result_free(r);
+	buf_free(&b);
+}
+
+static void scan_long_fact(void **state)
+{
+	struct cd_buf b;
+	struct xs_result *r;
+	int i;
+
+	(void)state;
+	buf_init(&b, 1 << 16);
+	buf_puts(&b, "fatal error: ");
+	for (i = 0; i < 2000; i++)
+		buf_putc(&b, 'a');
+	buf_puts(&b, ".h: No such file or directory\n");
+	r = scan_pieces(b.p, b.len, 0);
+	assert_int_equal(r->n, 1);
+	assert_true(strlen(xs_fact(&r->d[0], "header")) <= XS_FACT_MAX);
+	xs_result_free(r);
+	buf_free(&b);
+}
+
+/* ---- report ------------------------------------------------------------------ */
+
+static void report_expand(void **state)
+{
+	struct xs_result *r = scan("fatal error: cusparse.h: No such file or directory\n");
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_string_equal(xr_expand(r, &r->d[0], "need {header} {{x}} {nope}"),
+			    "need cusparse.h {x} <nope>");
+	assert_string_equal(xr_expand(r, &r->d[0], "plain"), "plain");
+	assert_true(xr_has_error(r));
+	xs_result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tmpl_captures),
+		cmocka_unit_test(tmpl_literal_and_prefix),
+		cmocka_unit_test(tmpl_any_and_version),
+		cmocka_unit_test(tmpl_regex_text),
+		cmocka_unit_test(tmpl_errors),
+		cmocka_unit_test(tmpl_bounded_work),
+		cmocka_unit_test(tmpl_sizes),
+		cmocka_unit_test(sigdb_good),
+		cmocka_unit_test(sigdb_rejects),
+		cmocka_unit_test(sigdb_duplicate_id),
+		cmocka_unit_test(sigdb_embedded),
+		cmocka_unit_test(scan_root_cause_first),
+		cmocka_unit_test(scan_crlf_and_pieces),
+		cmocka_unit_test(scan_progress_bars),
+		cmocka_unit_test(scan_ansi),
+		cmocka_unit_test(scan_ranks),
+		cmocka_unit_test(scan_traceback_code_lines),
+		cmocka_unit_test(scan_chained_exceptions),
+		cmocka_unit_test(scan_multiline_message),
+		cmocka_unit_test(scan_empty),
+		cmocka_unit_test(scan_nul_and_invalid_utf8),
+		cmocka_unit_test(scan_binary),
+		cmocka_unit_test(scan_long_line),
+		cmocka_unit_test(scan_bounded_diagnoses),
+		cmocka_unit_test(scan_long_fact),
+		cmocka_unit_test(report_expand),
+	};
+
+	return cmocka_run_group_tests(tests, setup_db, teardown_db);
+}

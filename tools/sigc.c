@@ -1,0 +1,365 @@
+/* sigc: build-time compiler and validator of the log signatures.
+ * Usage: sigc OUT.c data/signatures/NAME.txt...
+ * Parses every signature file (src/explain/sigdb.c), compiles all patterns
+ * into one Vectorscan block-mode database for a generic x86-64/arm64 target,
+ * and checks each signature against its own examples: every `sample` line
+ * must match the signature and be won by it (no other matching signature has
+ * a higher priority), with every fact captured; every `nomatch` line must not
+ * match it. The matcher used for facts (tmpl_match) must agree with the
+ * database on every example. Any failure exits 1 and the build stops. On
+ * success OUT.c holds the serialized database and the hash of the text it
+ * was built from, so the binary refuses a database that is not its own. */
+#include <hs/hs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "explain/sigdb.h"
+#include "explain/tmpl.h"
+
+struct ctx {
+	struct sigdb *db;
+	hs_database_t *hs;
+	hs_scratch_t *scratch;
+	uint8_t *hit; /* per pattern: reported on the current line */
+};
+
+static int on_hit(unsigned int id, unsigned long long from, unsigned long long to,
+		  unsigned int flags, void *c)
+{
+	struct ctx *x = c;
+
+	(void)from;
+	(void)to;
+	(void)flags;
+	if (id < x->db->n_pat)
+		x->hit[id] = 1;
+	return 0;
+}
+
+static const char *rel(const char *path)
+{
+	const char *p = strstr(path, "data/");
+	return p ? p + 5 : path;
+}
+
+static int read_file(const char *path, struct cd_buf *b)
+{
+	FILE *f = fopen(path, "rb");
+	char tmp[65536];
+	size_t k;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while ((k = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		if (buf_append(b, tmp, k)) {
+			fclose(f);
+			return -1;
+		}
+	fclose(f);
+	return 0;
+}
+
+static int compile_db(struct ctx *x)
+{
+	struct sigdb *db = x->db;
+	const char **exprs = calloc(db->n_pat, sizeof(*exprs));
+	unsigned *flags = calloc(db->n_pat, sizeof(*flags)), *ids = calloc(db->n_pat, sizeof(*ids));
+	struct cd_buf b;
+	hs_compile_error_t *ce = NULL;
+	hs_platform_info_t plat;
+	size_t i;
+	int rc = -1;
+
+	if (!exprs || !flags || !ids)
+		goto out;
+	for (i = 0; i < db->n_pat; i++) {
+		const struct sig *s = &db->sigs[db->pat_sig[i]];
+		buf_init(&b, 0);
+		if (tmpl_anchor_regex(s->tmpl[db->pat_slot[i]], &b) || !b.p) {
+			fprintf(stderr, "%s:%zu: %s: pattern cannot be expressed\n", s->file,
+				s->line, s->id);
+			goto out;
+		}
+		exprs[i] = buf_steal(&b);
+		flags[i] = s->caseless ? HS_FLAG_CASELESS : 0;
+		ids[i] = (unsigned)i;
+	}
+	/* A generic target: the database must load on any CPU the binary runs on;
+	 * the runtime library still picks its fastest code paths itself. */
+	memset(&plat, 0, sizeof(plat));
+	plat.tune = HS_TUNE_FAMILY_GENERIC;
+	if (hs_compile_multi(exprs, flags, ids, (unsigned)db->n_pat, HS_MODE_BLOCK, &plat, &x->hs,
+			     &ce) != HS_SUCCESS) {
+		const struct sig *s =
+			ce->expression >= 0 ? &db->sigs[db->pat_sig[ce->expression]] : NULL;
+		fprintf(stderr, "%s:%zu: %s: %s (%s)\n", s ? s->file : "?", s ? s->line : 0,
+			s ? s->id : "?", ce->message,
+			ce->expression >= 0 ? exprs[ce->expression] : "");
+		hs_free_compile_error(ce);
+		goto out;
+	}
+	rc = hs_alloc_scratch(x->hs, &x->scratch) == HS_SUCCESS ? 0 : -1;
+out:
+	for (i = 0; exprs && i < db->n_pat; i++)
+		free((void *)exprs[i]);
+	free(exprs);
+	free(flags);
+	free(ids);
+	return rc;
+}
+
+/* Scan one line as the scanner does: the database finds the anchors, the
+ * template confirms each; fill x->hit with the confirmed patterns. Returns
+ * the winning signature or -1. */
+static long scan_line(struct ctx *x, const char *line)
+{
+	const struct sigdb *db = x->db;
+	struct tmpl_cap caps[TMPL_CAPS_MAX];
+	long best = -1;
+	size_t i;
+
+	memset(x->hit, 0, db->n_pat);
+	hs_scan(x->hs, line, (unsigned)strlen(line), 0, x->scratch, on_hit, x);
+	for (i = 0; i < db->n_pat; i++) {
+		long s = (long)db->pat_sig[i];
+		if (x->hit[i] && tmpl_match(db->sigs[s].tmpl[db->pat_slot[i]],
+					    (const uint8_t *)line, strlen(line), caps) != 1)
+			x->hit[i] = 0;
+		if (!x->hit[i])
+			continue;
+		if (best < 0 || db->sigs[s].priority > db->sigs[best].priority ||
+		    (db->sigs[s].priority == db->sigs[best].priority && s < best))
+			best = s;
+	}
+	return best;
+}
+
+static int fail(const struct sig *s, const char *what, const char *line)
+{
+	fprintf(stderr, "%s:%zu: %s: %s:\n    %s\n", s->file, s->line, s->id, what, line);
+	return 1;
+}
+
+/* Every line a template matches must contain its anchor (the database
+ * finds it): the matcher and the database agree on each pattern. */
+static int agree(struct ctx *x, size_t si, const char *line, int *any_full)
+{
+	const struct sig *s = &x->db->sigs[si];
+	struct tmpl_cap caps[TMPL_CAPS_MAX];
+	size_t p, k, base = 0;
+	int bad = 0;
+
+	for (k = 0; k < si; k++)
+		base += x->db->sigs[k].pattern.n;
+	for (p = 0; p < s->pattern.n; p++) {
+		int m = tmpl_match(s->tmpl[p], (const uint8_t *)line, strlen(line), caps);
+		int full = m == 1;
+		if ((m == 1) != (x->hit[base + p] != 0))
+			bad |= fail(s,
+				    m == 1 ? "the fact matcher matches but the database does not"
+					   : "the database matches but the fact matcher does not",
+				    line);
+		for (k = 0; full && k < s->tmpl[p]->n_caps; k++)
+			if (caps[k].off == SIZE_MAX || !caps[k].len)
+				full = 0;
+		if (full)
+			*any_full = 1;
+	}
+	return bad;
+}
+
+static int validate(struct ctx *x)
+{
+	struct sigdb *db = x->db;
+	size_t i, j;
+	int bad = 0;
+
+	for (i = 0; i < db->n; i++) {
+		const struct sig *s = &db->sigs[i];
+		for (j = 0; j < s->sample.n; j++) {
+			int full = 0;
+			long w = scan_line(x, s->sample.v[j]);
+			bad |= agree(x, i, s->sample.v[j], &full);
+			if (w < 0)
+				bad |= fail(s, "sample does not match any signature",
+					    s->sample.v[j]);
+			else if ((size_t)w != i) {
+				fprintf(stderr,
+					"%s:%zu: %s: sample is won by %s (priority %d >= %d):\n    "
+					"%s\n",
+					s->file, s->line, s->id, db->sigs[w].id,
+					db->sigs[w].priority, s->priority, s->sample.v[j]);
+				bad = 1;
+			} else if (!full)
+				bad |= fail(s, "sample matches but a fact stays empty",
+					    s->sample.v[j]);
+		}
+		for (j = 0; j < s->nomatch.n; j++) {
+			int full = 0;
+			long w = scan_line(x, s->nomatch.v[j]);
+			bad |= agree(x, i, s->nomatch.v[j], &full);
+			if (w >= 0 && (size_t)w == i)
+				bad |= fail(s, "near miss matches", s->nomatch.v[j]);
+			else if (full)
+				bad |= fail(s, "near miss matches one pattern", s->nomatch.v[j]);
+		}
+	}
+	return bad;
+}
+
+static int categories(const struct sigdb *db)
+{
+	size_t count[32] = {0}, i;
+	int c, bad = 0;
+
+	for (i = 0; i < db->n; i++)
+		count[sig_category_index(db->sigs[i].category)]++;
+	for (c = 0; sig_categories[c]; c++) {
+		if (!count[c]) {
+			fprintf(stderr, "sigc: category %s has no signature\n", sig_categories[c]);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+static int write_out(const char *path, struct ctx *x)
+{
+	char *ser = NULL;
+	size_t n = 0, i;
+	FILE *f;
+
+	if (hs_serialize_database(x->hs, &ser, &n) != HS_SUCCESS)
+		return -1;
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		free(ser);
+		return -1;
+	}
+	fprintf(f, "/* generated by tools/sigc.c from data/signatures; do not edit */\n"
+		   "#include <stddef.h>\n#include <stdint.h>\n\n");
+	fprintf(f, "extern const uint64_t xs_sig_hash;\nextern const size_t xs_hsdb_len;\n"
+		   "extern const unsigned char xs_hsdb[];\n");
+	fprintf(f, "const uint64_t xs_sig_hash = 0x%016llxULL;\n", (unsigned long long)x->db->hash);
+	fprintf(f, "const size_t xs_hsdb_len = %zu;\n", n);
+	fprintf(f, "const unsigned char xs_hsdb[] = {");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%u,", i % 24 ? "" : "\n", (unsigned char)ser[i]);
+	fprintf(f, "\n};\n");
+	free(ser);
+	return fclose(f) ? -1 : 0;
+}
+
+/* The same patterns as POSIX extended regular expressions, one a line, for
+ * the benchmark's grep -E / ripgrep runs (bench/explain.sh): written next
+ * to the generated C file. ANY is ".*", blanks "[ <tab>]+", classes as
+ * bracket expressions; literals escaped. */
+static void put_ere_lit(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strchr(".[]()*+?{}|^$\\", s[i]))
+			fputc('\\', f);
+		fputc(s[i], f);
+	}
+}
+
+static int write_ere(const char *c_path, const struct sigdb *db)
+{
+	static const char *const cls[TMPL_C_COUNT] = {
+		"[A-Za-z0-9_.+-]", "[A-Za-z0-9_./+-]", "[^] \t'\"`:;,()<>{}[]",
+		"[A-Za-z0-9_.$@]", "[0-9.]",	       "[0-9]",
+		"[0-9a-fA-Fx]",	   "[^'\"`]",	       ".",
+	};
+	char path[4096];
+	const char *slash = strrchr(c_path, '/');
+	size_t i, k, j;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*spatterns.ere", slash ? (int)(slash - c_path + 1) : 0,
+		 c_path);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	for (i = 0; i < db->n; i++)
+		for (k = 0; k < db->sigs[i].pattern.n; k++) {
+			const struct tmpl *t = db->sigs[i].tmpl[k];
+			size_t first = 0, last = t->n_ops;
+			while (first < last && t->ops[first].kind == TMPL_ANY)
+				first++;
+			while (last > first && t->ops[last - 1].kind == TMPL_ANY)
+				last--;
+			for (j = first; j < last; j++) {
+				const struct tmpl_op *o = &t->ops[j];
+				switch (o->kind) {
+				case TMPL_LIT: put_ere_lit(f, o->lit, o->len); break;
+				case TMPL_WS: fputs("[ \t]+", f); break;
+				case TMPL_CLASS: fprintf(f, "%s+", cls[o->cls]); break;
+				case TMPL_ANY: fputs(".*", f); break;
+				default: fputs("[0-9.]+ ?[KMGTPE]?i?B", f); break;
+				}
+			}
+			fputc('\n', f);
+		}
+	return fclose(f) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigdb db;
+	struct cd_err err = {0};
+	struct ctx x = {&db, NULL, NULL, NULL};
+	int i, rc = 1;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: sigc OUT.c SIGNATURES.txt...\n");
+		return 2;
+	}
+	sigdb_init(&db);
+	for (i = 2; i < argc; i++) {
+		struct cd_buf b;
+		buf_init(&b, SIG_FILE_MAX + 1);
+		if (read_file(argv[i], &b) ||
+		    sigdb_parse(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""), b.len,
+				&err)) {
+			if (err.code)
+				fprintf(stderr, "%s\n", err.msg);
+			buf_free(&b);
+			goto out;
+		}
+		buf_free(&b);
+	}
+	if (sigdb_finish(&db, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		goto out;
+	}
+	x.hit = calloc(db.n_pat ? db.n_pat : 1, 1);
+	if (!x.hit || compile_db(&x))
+		goto out;
+	if (validate(&x) | categories(&db))
+		goto out;
+	if (write_out(argv[1], &x) || write_ere(argv[1], &db))
+		goto out;
+	printf("sigc: %zu signatures, %zu patterns: every sample matches, every near miss "
+	       "does not\n",
+	       db.n, db.n_pat);
+	rc = 0;
+out:
+	if (rc)
+		remove(argv[1]);
+	if (x.scratch)
+		hs_free_scratch(x.scratch);
+	if (x.hs)
+		hs_free_database(x.hs);
+	free(x.hit);
+	sigdb_free(&db);
+	return rc;
+}
