@@ -37,6 +37,30 @@ export TIMEIT=/tmp/timeit
 	"$cd_bin" jit --compile -v 2>&1 | tail -25
 	echo "== TORCH_CUDA_ARCH_LIST=8.0 jit --compile"
 	TORCH_CUDA_ARCH_LIST=8.0 "$cd_bin" jit --compile 2>&1 | tail -15
+	echo "== jit faults: an older toolkit as CUDA_HOME (expect nvcc-torch-mismatch)"
+	t=$(mktemp -d); mkdir -p "$t/bin" "$t/include" "$t/lib64"
+	cp /usr/local/cuda/include/*.h "$t/include/" 2>/dev/null
+	printf '#!/bin/sh\nexit 1\n' >"$t/bin/nvcc"; chmod +x "$t/bin/nvcc"
+	printf '{"cuda":{"version":"12.4.1"},"cuda_nvcc":{"version":"12.4.131"}}' >"$t/version.json"
+	sed -i 's/#define CUDA_VERSION [0-9]*/#define CUDA_VERSION 12040/' "$t/include/cuda.h"
+	CUDA_HOME=$t "$cd_bin" jit --json | jq -c '[.findings[] | {id, severity, title}]'
+	echo "== jit faults: a host compiler newer than CUDA 13.0 accepts (expect host-compiler-unsupported)"
+	mkdir -p "$t/cc"; printf '#!/bin/sh\ncase "$1" in -dumpfullversion|-dumpversion) echo 99.1.0;; *) exec /usr/bin/gcc "$@";; esac\n' >"$t/cc/gcc"
+	chmod +x "$t/cc/gcc"
+	CC=$t/cc/gcc "$cd_bin" jit --json | jq -c '[.findings[] | {id, severity, title}]'
+	echo "== jit faults: cusparse.h missing from CUDA_HOME (expect toolkit-headers-missing, found elsewhere)"
+	rm -f "$t/include/cusparse.h"
+	printf '{"cuda":{"version":"13.0.0"},"cuda_nvcc":{"version":"13.0.88"}}' >"$t/version.json"
+	sed -i 's/#define CUDA_VERSION [0-9]*/#define CUDA_VERSION 13000/' "$t/include/cuda.h"
+	CUDA_HOME=$t "$cd_bin" jit --json | jq -c '[.findings[] | {id, severity, title, evidence}]'
+	rm -rf "$t"
+	echo "== explain: cross-checked with the real machine"
+	printf 'RuntimeError: CUDA error: no kernel image is available for execution on the device\n' | "$cd_bin" explain - | tail -8
+	printf 'RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver\n' | "$cd_bin" explain --json - | jq -c '.diagnoses[0] | {category, environment}'
+	echo "== run -- a real CUDA OOM"
+	"$cd_bin" run -- "$py" -c 'import torch; torch.empty(1<<46, dtype=torch.uint8, device="cuda")' 2>&1 | tail -12; echo "exit ${PIPESTATUS[0]}"
+	echo "== run -- success passes through"
+	"$cd_bin" run -- "$py" -c 'import torch; torch.zeros(1).cuda(); print("ok")'; echo "exit $?"
 	echo "== python: CUDA_HOME"
 	"$py" -c 'import torch.utils.cpp_extension as c; print(c.CUDA_HOME)'
 } >"$out/round2.txt" 2>&1
