@@ -124,6 +124,7 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 	struct cd_findings fs;
 	struct jit_report rep;
 	const char *bad = NULL;
+	struct driver_pending *drv;
 	int rc;
 
 	if (!jf || !ops || (a->compile && !smoke)) {
@@ -135,16 +136,19 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 		op_names(&f->arena, ops);
 		goto out;
 	}
-	if (a->gpu_cc) {
-		/* The GPUs are given: everything but the driver query. */
-		host_probe(f);
-		container_probe(f);
-		env_probe(f);
-		toolkit_probe(f);
-	} else {
-		probe_all(f);
-	}
+	/* The isolated driver query (NVML's init takes tens of ms on a real GPU)
+	 * runs while the file probes and the compiler version checks do; the GPUs
+	 * are read once it is collected. With --gpu-cc the driver is not asked. */
+	drv = a->gpu_cc ? NULL : driver_probe_start(f);
+	host_probe(f);
+	container_probe(f);
+	env_probe(f);
+	toolkit_probe(f);
+	stack_probe(f);
 	jit_probe(f, jf, &po);
+	if (drv)
+		driver_probe_finish(f, drv);
+	jit_probe_gpus(f, jf, &po);
 	if (smoke) {
 		struct jit_smoke_opts so = {a->build_timeout_s * 1000, opts->timeout_ms,
 					    gpu_present(f), !opts->quiet};

@@ -193,6 +193,9 @@ struct jit_probe_opts {
 /* Fill jf from the filesystem (through f->root) and the environment. f's
  * probes (env, toolkit, driver) run first; jit_probe reads their facts. */
 void jit_probe(struct cd_facts *f, struct cd_jit_facts *jf, const struct jit_probe_opts *o);
+/* The GPU part (f->gpus or --gpu-cc, TORCH_CUDA_ARCH_LIST): after the driver
+ * probe has finished; jit_probe itself may run while the driver query does. */
+void jit_probe_gpus(struct cd_facts *f, struct cd_jit_facts *jf, const struct jit_probe_opts *o);
 
 /* Parts, in the order jit_probe runs them (each in its own file). */
 void jit_probe_python(struct cd_facts *f, struct cd_jit_facts *jf);

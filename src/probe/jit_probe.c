@@ -230,11 +230,15 @@ void jit_probe(struct cd_facts *f, struct cd_jit_facts *jf, const struct jit_pro
 	capture_env(f, &jf->env);
 	os_release(f, jf);
 	target_triple(jf);
-	gpus(f, jf, o ? o->gpu_cc : NULL);
-	arch_list(jf);
 	jit_probe_python(f, jf);
 	jit_probe_toolkit(f, jf);
 	jit_probe_compilers(f, jf);
 	cutlass(f, jf);
 	jit_probe_cache(f, jf, o ? o->now : 0);
+}
+
+void jit_probe_gpus(struct cd_facts *f, struct cd_jit_facts *jf, const struct jit_probe_opts *o)
+{
+	gpus(f, jf, o ? o->gpu_cc : NULL);
+	arch_list(jf);
 }
