@@ -124,7 +124,15 @@ static void type_unknown(const struct cd_model_facts *m, struct cd_findings *out
 		       "model type `%s` but Transformers does not recognize this architecture "
 		       "(KeyError: '%s' in older releases).",
 		       c->model_type, c->model_type);
-	finding_evidence(x, a, "not in CONFIG_MAPPING_NAMES of %s/%s", m->tf.path, m->tf.knows_via);
+	if (strstr(m->tf.knows_via, " and "))
+		finding_evidence(
+			x, a,
+			"not in CONFIG_MAPPING_NAMES of %s/models/auto/configuration_auto.py, "
+			"and no directory %s/models/%s",
+			m->tf.path, m->tf.path, m->config.model_type);
+	else
+		finding_evidence(x, a, "no directory %s/models/%s", m->tf.path,
+				 m->config.model_type);
 	if (first && native) {
 		finding_evidence(x, a, "first transformers with '%s': %s (%s)", c->model_type,
 				 first, src ? src : "data/model_types.tsv");

@@ -276,15 +276,34 @@ void tf_probe(struct cd_facts *f, struct cd_model_facts *m)
 	t->bitsandbytes = find_pkg(f, dirs, n, "bitsandbytes", "bitsandbytes", NULL);
 }
 
+/* Does transformers define models/<type>/ (a model_type with '-' maps to a
+ * directory with '_')? CD_TRI_UNKNOWN for a type that cannot be a name. */
+static enum cd_tri type_dir(struct cd_facts *f, const char *path, const char *type)
+{
+	char *dir = arena_strdup(&f->arena, type);
+	size_t i;
+
+	for (i = 0; dir && dir[i]; i++)
+		if (dir[i] == '-')
+			dir[i] = '_';
+	if (!dir || strchr(dir, '/') || strstr(dir, ".."))
+		return CD_TRI_UNKNOWN;
+	return file_is_dir(&f->root, md_join(f, md_join(f, path, "models"), dir)) ? CD_TRI_YES
+										  : CD_TRI_NO;
+}
+
 /* ("model_type", "XConfig") inside CONFIG_MAPPING_NAMES of the installed
- * models/auto/configuration_auto.py; without that file, a models/<type> dir. */
+ * models/auto/configuration_auto.py, or a models/<type> directory. Either
+ * one saying yes is enough: the mapping's layout changes between releases
+ * (OrderedDict( in 4.x, OrderedDict[str, str]( later), and a layout this
+ * reader does not follow must not turn into a false model-type-unknown. */
 void tf_check_type(struct cd_facts *f, struct cd_model_facts *m)
 {
 	struct md_transformers *t = &m->tf;
-	const char *type = m->config.model_type, *start, *end;
-	char *pat, *dir;
+	const char *type = m->config.model_type, *start, *end, *hit = NULL;
+	enum cd_tri in_map = CD_TRI_UNKNOWN, in_dir;
+	char *pat;
 	struct cd_buf b;
-	size_t i;
 
 	if (!t->path || !type || !*type)
 		return;
@@ -294,21 +313,18 @@ void tf_check_type(struct cd_facts *f, struct cd_model_facts *m)
 	    (start = strstr(b.p, "CONFIG_MAPPING_NAMES ="))) {
 		end = strstr(start, "\n)");
 		pat = arena_printf(&f->arena, "(\"%s\",", type);
-		const char *hit = pat ? strstr(start, pat) : NULL;
-		t->knows_type = hit && (!end || hit < end) ? CD_TRI_YES : CD_TRI_NO;
-		t->knows_via = "models/auto/configuration_auto.py";
-		buf_free(&b);
-		return;
+		hit = pat ? strstr(start, pat) : NULL;
+		in_map = hit && (!end || hit < end) ? CD_TRI_YES : CD_TRI_NO;
 	}
 	buf_free(&b);
-	dir = arena_strdup(&f->arena, type);
-	for (i = 0; dir && dir[i]; i++)
-		if (dir[i] == '-')
-			dir[i] = '_';
-	if (!dir || strchr(dir, '/') || strstr(dir, ".."))
+	if (in_map == CD_TRI_YES) {
+		t->knows_type = CD_TRI_YES;
+		t->knows_via = "models/auto/configuration_auto.py";
 		return;
-	t->knows_type = file_is_dir(&f->root, md_join(f, md_join(f, t->path, "models"), dir))
-				? CD_TRI_YES
-				: CD_TRI_NO;
-	t->knows_via = "models/";
+	}
+	in_dir = type_dir(f, t->path, type);
+	t->knows_type = in_dir;
+	t->knows_via = in_dir == CD_TRI_YES || in_map == CD_TRI_UNKNOWN
+			       ? "models/"
+			       : "models/auto/configuration_auto.py and models/";
 }

@@ -306,6 +306,26 @@ EOF
 	[[ "$output" == *"config.json has no model_type"* ]]
 }
 
+# Seen on the H200 machine with transformers 5.17.0: its configuration_auto.py
+# is laid out differently, and llama was reported unknown. A models/<type>
+# directory is enough to know a type, whatever the mapping file looks like.
+@test "a model_type with a models/<type> directory is known even when the mapping file is not understood" {
+	tiny_model "$ROOT/m"
+	config_write "$ROOT/m" llama LlamaForCausalLM
+	sp=$(echo "$ROOT"/venv/lib/python3.*/site-packages)
+	printf 'CONFIG_MAPPING_NAMES = _generated_mapping(\n)\n("unrelated", "X"),\n' \
+		>"$sp/transformers/models/auto/configuration_auto.py"
+	mkdir -p "$sp/transformers/models/llama"
+	run cdm /m --json
+	[ "$(jqr '[.findings[].id] | index("model-type-unknown")')" = null ]
+	[ "$(jqr .model.transformers.knows_model_type)" = true ]
+	# Neither the mapping nor a directory: unknown, and the evidence says both.
+	config_write "$ROOT/m" qwen3 Qwen3ForCausalLM
+	run cdm /m
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"and no directory"*"/models/qwen3"* ]]
+}
+
 @test "auto_map: remote code is an error without trust_remote_code, lists the files" {
 	tiny_model "$ROOT/m"
 	config_write "$ROOT/m" deepseek_x DeepseekXForCausalLM \
