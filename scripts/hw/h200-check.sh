@@ -37,11 +37,15 @@ uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader | head -1)
 stubs=/usr/local/cuda/targets/x86_64-linux/lib/stubs
 expect none X=1 --
 expect cuda-visible-devices-invalid CUDA_VISIBLE_DEVICES=1 --
-expect gpu-none-visible CUDA_VISIBLE_DEVICES= --
+expect cuda-visible-devices-invalid CUDA_VISIBLE_DEVICES= --
 expect none "CUDA_VISIBLE_DEVICES=${uuid:0:12}" --
 expect cuda-visible-devices-invalid CUDA_VISIBLE_DEVICES=GPU-ffffffff --
 expect driver-stub-library X=1 -- --cuda-lib "$stubs/libcuda.so"
-expect driver-stub-library "LD_LIBRARY_PATH=$stubs:${LD_LIBRARY_PATH:-}" --
+# The stubs directory holds libcuda.so only, so putting it on LD_LIBRARY_PATH
+# changes nothing; the real mistake is a libcuda.so.1 link to the stub.
+sl=$(mktemp -d); ln -s "$stubs/libcuda.so" "$sl/libcuda.so.1"
+expect driver-stub-library "LD_LIBRARY_PATH=$sl:${LD_LIBRARY_PATH:-}" --
+rm -rf "$sl"
 expect torch-arch-list-invalid TORCH_CUDA_ARCH_LIST=garbage --
 expect nccl-transport-disabled NCCL_P2P_DISABLE=1 --
 expect ld-library-path-invalid "LD_LIBRARY_PATH=:${LD_LIBRARY_PATH:-}" --
@@ -56,7 +60,8 @@ sed -i 's/#define CUDA_VERSION [0-9]*/#define CUDA_VERSION 14000/' "$t/include/c
 expect driver-too-old "CUDA_HOME=$t" --
 rm -rf "$t"
 # The forward-compatibility libcuda of the toolkit first on the search path.
-[ -d /usr/local/cuda/compat ] && expect none "LD_LIBRARY_PATH=/usr/local/cuda/compat:${LD_LIBRARY_PATH:-}" --
+# (its libcuda is 580.95.05, older than the 580.159.04 kernel module: cuInit would fail with 803)
+[ -d /usr/local/cuda/compat ] && expect driver-library-mismatch "LD_LIBRARY_PATH=/usr/local/cuda/compat:${LD_LIBRARY_PATH:-}" --
 # A driver that cannot answer within the deadline.
 start=$(date +%s%N)
 "$cd_bin" check --timeout 0.1 --json >"$out/timeout.json" 2>&1
