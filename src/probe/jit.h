@@ -18,7 +18,6 @@
 
 #define JIT_ELSEWHERE_MAX 8
 #define JIT_FILES_MAX	  32
-#define JIT_SEARCHED_MAX  8
 #define JIT_GPUS_MAX	  64
 #define JIT_CACHE_MAX	  64
 #define JIT_DS_OPS_MAX	  64
@@ -73,16 +72,17 @@ struct jit_ds_op {
 	int installed; /* prebuilt into the wheel (installed_ops) */
 };
 
+/* The stack probe's facts (f->stack->python, ->torch) as a build needs them. */
 struct jit_python {
 	const char *prefix;
-	const char *kind; /* venv | conda | system */
-	const char *via;  /* --env | VIRTUAL_ENV | CONDA_PREFIX | PATH */
-	const char *version;
+	const char *kind; /* python.kind: venv | uv | conda | system */
+	const char *via;  /* python.found_via: --env | VIRTUAL_ENV | CONDA_PREFIX | PATH | pyenv */
+	const char *version; /* python.version_short: "3.12" */
 	const char *version_source;
-	const char *site_packages;
+	const char *site_packages; /* the site directory torch imports from, else the env's */
 	const char *python_h;
 	size_t n_searched;
-	const char *searched[JIT_SEARCHED_MAX];
+	const char *const *searched; /* python.python_h_searched */
 	enum cd_tri torch_present;
 	const char *torch_version;
 	const char *torch_cuda; /* torch.version.cuda; NULL with torch_cpu_only */

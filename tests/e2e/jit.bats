@@ -60,6 +60,22 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(jqr .jit.python.torch.cuda)" = 12.4 ]
 }
 
+@test "torch on PYTHONPATH ahead of the venv: jit reads the copy Python imports" {
+	jf_healthy
+	pp="$R/srv/pp"
+	mkdir -p "$pp/torch" "$pp/torch-2.4.0+cu121.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0+cu121\n\n' \
+		>"$pp/torch-2.4.0+cu121.dist-info/METADATA"
+	printf "__version__ = '2.4.0+cu121'\ncuda = '12.1'\n" >"$pp/torch/version.py"
+	JF_ENV=(PYTHONPATH=/srv/pp)
+	jf_run --json
+	[ "$status" -eq 0 ]
+	[ "$(jqr .jit.python.site_packages)" = /srv/pp ]
+	[ "$(jqr .jit.python.torch.version)" = 2.4.0+cu121 ]
+	[ "$(sev nvcc-torch-mismatch)" = warning ]
+	[ "$(jqr .jit.python.prefix)" = /opt/venv ]
+}
+
 @test "golden: the jit object of the healthy fixture" {
 	jf_healthy
 	jf_run --json
