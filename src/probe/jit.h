@@ -35,11 +35,10 @@ struct jit_file {
 };
 
 struct jit_toolkit {
-	const char *cuda_home; /* torch's CUDA_HOME; NULL means None */
-	const char
-		*via;	/* CUDA_HOME | CUDA_PATH | PATH | default (the toolkit probe's found_via) */
-	int from_probe; /* chosen by the toolkit probe (f->toolkit.selected) */
-	const char *reason; /* one line: why this one */
+	const char *cuda_home; /* torch's CUDA_HOME (the toolkit probe's choice); NULL: None */
+	const char *via;       /* its found_via: CUDA_HOME | CUDA_PATH | PATH | default; "none"
+				  without a CUDA_HOME; NULL for one that is no toolkit directory */
+	const char *reason;    /* the toolkit probe's selected_reason */
 	const char *nvcc_on_path;
 	enum cd_tri home_exists;
 	const char *nvcc; /* CUDA_HOME/bin/nvcc when it exists */

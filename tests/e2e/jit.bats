@@ -172,6 +172,26 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(op_reason fused_adam)" = toolkit-missing ]
 }
 
+@test "no selection by the toolkit probe: its reason, and toolkit-missing" {
+	jf_healthy
+	JF_ENV=(CUDA_HOME=cuda-12.4) # relative: no toolkit directory
+	jf_run --json
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.toolkit.cuda_home)" = cuda-12.4 ]
+	[ "$(jqr .jit.toolkit.exists)" = false ]
+	[ "$(jqr .jit.toolkit.reason)" = "CUDA_HOME is set; torch.utils.cpp_extension uses it as is" ]
+	[ "$(jqr '.findings[0].title')" = "CUDA_HOME cuda-12.4 is not a toolkit directory" ]
+	fixes toolkit-missing | grep -qx 'export CUDA_HOME=/usr/local/cuda-12.4'
+	[ "$(op_reason fused_adam)" = toolkit-missing ]
+	JF_ENV=(CUDA_HOME= CUDA_PATH=) # torch takes the empty CUDA_PATH as it is
+	jf_run --json
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.toolkit.cuda_home)" = null ]
+	[ "$(jqr .jit.toolkit.via)" = none ]
+	[[ "$(jqr .jit.toolkit.reason)" == "CUDA_PATH is set but empty"* ]]
+	[ "$(sev toolkit-missing)" = error ]
+}
+
 @test "unreadable or corrupt version files: fall back to cuda.h; nvcc is never run" {
 	jf_healthy
 	t="$R/usr/local/cuda-12.4"
