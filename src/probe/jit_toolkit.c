@@ -18,6 +18,7 @@
 #include "probe/jit.h"
 #include "probe/jit_exec.h"
 #include "probe/probe.h"
+#include "probe/tkscan.h"
 
 static const char *pj(struct cd_facts *f, const char *a, const char *b)
 {
@@ -57,41 +58,6 @@ static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
 	tk->nvcc = sel->nvcc_path;
 	tk->nvcc_version = t->nvcc_version;
 	tk->nvcc_version_source = t->nvcc_version ? sel->nvcc_version_source : NULL;
-}
-
-/* The version a toolkit root states in its files (no execution). */
-static const char *root_version(struct cd_facts *f, const char *home, const char **src)
-{
-	char v[64];
-	size_t len = 0;
-	char *s;
-	DIR *d;
-	struct dirent *e;
-	int cv, n = 0;
-
-	if ((s = jit_slurp(f, pj(f, home, "version.json"), 1 << 20, &len)) &&
-	    jp_version_json((const uint8_t *)s, len, v, sizeof(v)) == 0)
-		return *src = "version.json", arena_strdup(&f->arena, v);
-	if ((s = jit_slurp(f, pj(f, home, "version.txt"), 64 << 10, &len)) &&
-	    jp_version_txt((const uint8_t *)s, len, v, sizeof(v)) == 0)
-		return *src = "version.txt", arena_strdup(&f->arena, v);
-	/* A toolkit assembled from pip wheels keeps their dist-info. */
-	if ((d = file_opendir(&f->root, pj(f, home, "dist-info")))) {
-		const char *found = NULL;
-		while (!found && (e = readdir(d)) && n++ < 1024)
-			if (!strncmp(e->d_name, "nvidia_cuda_nvcc-", 17) &&
-			    str_has_suffix(e->d_name, ".dist-info"))
-				found = arena_strndup(&f->arena, e->d_name + 17,
-						      strlen(e->d_name) - 17 - 10);
-		closedir(d);
-		if (found)
-			return *src = "dist-info", found;
-	}
-	if ((s = jit_slurp(f, pj(f, home, "include/cuda.h"), 4 << 20, &len)) &&
-	    jp_cuda_h_version((const uint8_t *)s, len, &cv) == 0)
-		return *src = "cuda.h",
-		       arena_printf(&f->arena, "%d.%d", cv / 1000, (cv % 1000) / 10);
-	return NULL;
 }
 
 /* Last resort on the real root: ask nvcc, as torch and DeepSpeed do. */
@@ -400,17 +366,32 @@ static void elsewhere(struct cd_facts *f, struct cd_jit_facts *jf, const struct 
 	}
 }
 
+/* The nvcc version of another toolkit root, as the toolkit probe reads it:
+ * its own item when it listed this root, else a scan of the root (tkscan). */
+static const char *other_version(struct cd_facts *f, const char *dir, const char *real)
+{
+	struct cd_toolkit t;
+	size_t i;
+
+	for (i = 0; i < f->toolkit.n; i++) {
+		const struct cd_toolkit *it = &f->toolkit.items[i];
+		if (it->realpath && !strcmp(it->realpath, real))
+			return it->nvcc_version ? it->nvcc_version : it->version;
+	}
+	tkscan_fill(f, dir, "other", &t);
+	return t.nvcc_version ? t.nvcc_version : t.version;
+}
+
 static void others(struct cd_facts *f, struct cd_jit_facts *jf, const struct roots *r)
 {
 	struct jit_toolkit *tk = &jf->tk;
-	const char *src;
 	size_t k;
 
 	for (k = 0; k < r->n && tk->n_others < JIT_OTHERS_MAX; k++) {
 		if (!file_is_reg(&f->root, pj(f, r->dir[k], "bin/nvcc")))
 			continue;
 		tk->others[tk->n_others] = r->dir[k];
-		tk->others_version[tk->n_others] = root_version(f, r->dir[k], &src);
+		tk->others_version[tk->n_others] = other_version(f, r->dir[k], r->real[k]);
 		tk->n_others++;
 	}
 }
