@@ -260,28 +260,6 @@ static void smoke(const struct cd_render *o, const struct jit_report *r)
 			s->cleaned == CD_TRI_YES ? "removed" : "NOT removed");
 }
 
-static void finding_block(const struct cd_render *o, const struct cd_finding *x)
-{
-	size_t i;
-
-	fprintf(o->out, "  %s%s%s %s%s%s\n",
-		col(o, x->severity == CD_SEV_ERROR     ? C_RED
-		       : x->severity == CD_SEV_WARNING ? C_YEL
-						       : C_DIM),
-		x->severity == CD_SEV_ERROR	? "✗"
-		: x->severity == CD_SEV_WARNING ? "!"
-						: "i",
-		col(o, C_OFF), col(o, C_BOLD), x->title ? x->title : x->id, col(o, C_OFF));
-	fprintf(o->out, "      %s[%s %s]%s\n", col(o, C_DIM), severity_name(x->severity), x->id,
-		col(o, C_OFF));
-	if (x->detail)
-		fprintf(o->out, "      %s\n", x->detail);
-	for (i = 0; i < x->n_evidence; i++)
-		fprintf(o->out, "      - %s\n", x->evidence[i]);
-	for (i = 0; i < x->n_fix; i++)
-		fprintf(o->out, "      %sfix:%s %s\n", col(o, C_GRN), col(o, C_OFF), x->fix[i]);
-}
-
 void jit_text(const struct cd_render *o, const struct jit_report *r)
 {
 	const struct cd_findings *fs = r->fs;
@@ -303,7 +281,7 @@ void jit_text(const struct cd_render *o, const struct jit_report *r)
 		fprintf(o->out, "%sFindings\n", o->quiet ? "" : "\n");
 	for (i = 0; i < fs->n; i++)
 		if (!o->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			finding_block(o, fs->items[i]);
+			text_finding(o, fs->items[i]);
 	fprintf(o->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[2], n[2] == 1 ? "" : "s",
 		n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
 }

@@ -201,28 +201,6 @@ static void memory(const struct cd_render *r, const struct mp_request *q,
 				       : "unknown");
 }
 
-static void finding_block(const struct cd_render *r, const struct cd_finding *x)
-{
-	size_t i;
-
-	fprintf(r->out, "  %s%s%s %s%s%s\n",
-		x->severity == CD_SEV_ERROR	? col(r, C_RED)
-		: x->severity == CD_SEV_WARNING ? col(r, C_YEL)
-						: col(r, C_DIM),
-		x->severity == CD_SEV_ERROR	? "✗"
-		: x->severity == CD_SEV_WARNING ? "!"
-						: "i",
-		col(r, C_OFF), col(r, C_BOLD), x->title ? x->title : x->id, col(r, C_OFF));
-	fprintf(r->out, "      %s[%s %s]%s\n", col(r, C_DIM), severity_name(x->severity), x->id,
-		col(r, C_OFF));
-	if (x->detail)
-		fprintf(r->out, "      %s\n", x->detail);
-	for (i = 0; i < x->n_evidence; i++)
-		fprintf(r->out, "      - %s\n", x->evidence[i]);
-	for (i = 0; i < x->n_fix; i++)
-		fprintf(r->out, "      %sfix:%s %s\n", col(r, C_GRN), col(r, C_OFF), x->fix[i]);
-}
-
 static void text(const struct cd_render *r, const struct cd_facts *f,
 		 const struct cd_model_facts *m, const struct mp_request *q,
 		 const struct cd_model_plan *p, const struct cd_findings *fs)
@@ -249,7 +227,7 @@ static void text(const struct cd_render *r, const struct cd_facts *f,
 		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
 	for (i = 0; i < fs->n; i++)
 		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			finding_block(r, fs->items[i]);
+			text_finding(r, fs->items[i]);
 	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[2], n[2] == 1 ? "" : "s",
 		n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
 }

@@ -40,6 +40,9 @@ json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, cons
 int json_print(FILE *out, json_t *root);
 
 void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
+/* One finding of a text report: mark and title, [severity id], detail,
+ * evidence and fixes (every command's text report prints them this way). */
+void text_finding(const struct cd_render *r, const struct cd_finding *x);
 /* The Python / PyTorch section of the text report (stack_report.c). */
 void stack_text(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 void markdown_report(const struct cd_render *r, const struct cd_facts *f,

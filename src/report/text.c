@@ -220,7 +220,7 @@ static void env_section(const struct cd_render *r, const struct cd_facts *f,
 			e->n_ld_library_path_duplicate);
 }
 
-static void finding_block(const struct cd_render *r, const struct cd_finding *x)
+void text_finding(const struct cd_render *r, const struct cd_finding *x)
 {
 	size_t i;
 
@@ -263,7 +263,7 @@ void text_report(const struct cd_render *r, const struct cd_facts *f, const stru
 		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
 	for (i = 0; i < fs->n; i++)
 		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			finding_block(r, fs->items[i]);
+			text_finding(r, fs->items[i]);
 	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", nerr, nerr == 1 ? "" : "s",
 		nwarn, nwarn == 1 ? "" : "s", ninfo, ninfo == 1 ? "" : "s");
 }
