@@ -84,38 +84,51 @@ static int take_num(struct scan *s, uint64_t *v)
 	return s->i == start ? 1 : 0;
 }
 
-/* [-_.]? (alpha|a|beta|b|preview|pre|c|rc) [-_.]? N? */
-static int take_pre(struct scan *s, struct pep440_version *v)
+/* [-_.]? WORD [-_.]? N?, WORD the first of words[n] that matches at the
+ * cursor (list longer spellings before their prefixes). Returns the word's
+ * index, or -1 with the cursor restored when none is there. *rc is 0, or
+ * CD_ERANGE when N overflows; a missing N leaves *num 0. */
+static int take_tagged(struct scan *s, const char *const *words, size_t n, uint64_t *num, int *rc)
 {
-	static const struct {
-		const char *w;
-		enum pep440_pre k;
-	} words[] = {{"alpha", PEP440_PRE_A}, {"a", PEP440_PRE_A},	  {"beta", PEP440_PRE_B},
-		     {"b", PEP440_PRE_B},     {"preview", PEP440_PRE_RC}, {"pre", PEP440_PRE_RC},
-		     {"c", PEP440_PRE_RC},    {"rc", PEP440_PRE_RC}};
 	size_t save = s->i, k;
-	int rc;
 
+	*rc = 0;
 	take_sep(s);
-	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (take_word(s, words[k].w))
+	for (k = 0; k < n; k++)
+		if (take_word(s, words[k]))
 			break;
-	if (k == sizeof(words) / sizeof(words[0])) {
+	if (k == n) {
 		s->i = save;
-		return 1;
+		return -1;
 	}
-	v->pre_kind = words[k].k;
 	/* The regex takes an optional separator and optional digits greedily:
 	 * "1.0a." and "1.0a-" are 1.0a0. */
 	take_sep(s);
-	rc = take_num(s, &v->pre);
-	return rc < 0 ? rc : 0;
+	*rc = take_num(s, num);
+	if (*rc > 0)
+		*rc = 0;
+	return (int)k;
+}
+
+/* [-_.]? (alpha|a|beta|b|preview|pre|c|rc) [-_.]? N? */
+static int take_pre(struct scan *s, struct pep440_version *v)
+{
+	static const char *const words[] = {"alpha", "a", "beta", "b", "preview", "pre", "c", "rc"};
+	static const enum pep440_pre kinds[] = {PEP440_PRE_A,  PEP440_PRE_A,  PEP440_PRE_B,
+						PEP440_PRE_B,  PEP440_PRE_RC, PEP440_PRE_RC,
+						PEP440_PRE_RC, PEP440_PRE_RC};
+	int rc, k = take_tagged(s, words, sizeof(words) / sizeof(words[0]), &v->pre, &rc);
+
+	if (k < 0)
+		return 1;
+	v->pre_kind = kinds[k];
+	return rc;
 }
 
 /* -N | [-_.]? (post|rev|r) [-_.]? N? */
 static int take_post(struct scan *s, struct pep440_version *v)
 {
-	size_t save = s->i;
+	static const char *const words[] = {"post", "rev", "r"};
 	int rc;
 
 	if (peek(s, 0) == '-' && is_digit((char)peek(s, 1))) {
@@ -123,32 +136,22 @@ static int take_post(struct scan *s, struct pep440_version *v)
 		v->has_post = 1;
 		return take_num(s, &v->post);
 	}
-	take_sep(s);
-	if (!take_word(s, "post") && !take_word(s, "rev") && !take_word(s, "r")) {
-		s->i = save;
+	if (take_tagged(s, words, sizeof(words) / sizeof(words[0]), &v->post, &rc) < 0)
 		return 1;
-	}
 	v->has_post = 1;
-	take_sep(s);
-	rc = take_num(s, &v->post);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* [-_.]? dev [-_.]? N? */
 static int take_dev(struct scan *s, struct pep440_version *v)
 {
-	size_t save = s->i;
+	static const char *const words[] = {"dev"};
 	int rc;
 
-	take_sep(s);
-	if (!take_word(s, "dev")) {
-		s->i = save;
+	if (take_tagged(s, words, 1, &v->dev, &rc) < 0)
 		return 1;
-	}
 	v->has_dev = 1;
-	take_sep(s);
-	rc = take_num(s, &v->dev);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* Append one local part, numeric parts without leading zeros. */
