@@ -141,21 +141,33 @@ int file_stat(const struct cd_root *r, const char *path, struct stat *st)
 	return stat(host, st) == 0 ? 0 : CD_ENOENT;
 }
 
+/* The host path of path's last component itself, not what a link there
+ * points to: the parent resolved inside the root, then the name. host has
+ * PATH_MAX bytes. 0, CD_ENOENT or CD_ERANGE. */
+static int entry_host_path(const struct cd_root *r, const char *path, char *host)
+{
+	char dir[PATH_MAX];
+	const char *base = strrchr(path, '/');
+
+	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
+		return CD_ENOENT;
+	if (root_host_path(r, dir[0] ? dir : "/", host, PATH_MAX))
+		return CD_ENOENT;
+	if (strlen(host) + strlen(base) >= PATH_MAX)
+		return CD_ERANGE;
+	memcpy(host + strlen(host), base, strlen(base) + 1);
+	return 0;
+}
+
 int file_lstat(const struct cd_root *r, const char *path, struct stat *st)
 {
-	char host[PATH_MAX], dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
+	char host[PATH_MAX];
+	int rc;
 
 	if (r->is_host)
 		return lstat(path, st) == 0 ? 0 : CD_ENOENT;
-	/* Resolve the parent, not the last component. */
-	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
-		return CD_ENOENT;
-	if (root_host_path(r, dir[0] ? dir : "/", host, sizeof(host)))
-		return CD_ENOENT;
-	if (strlen(host) + strlen(base) >= sizeof(host))
-		return CD_ERANGE;
-	memcpy(host + strlen(host), base, strlen(base) + 1);
+	if ((rc = entry_host_path(r, path, host)))
+		return rc;
 	return lstat(host, st) == 0 ? 0 : CD_ENOENT;
 }
 
@@ -255,17 +267,12 @@ DIR *file_opendir(const struct cd_root *r, const char *path)
 
 int file_readlink(const struct cd_root *r, const char *path, char *out, size_t cap)
 {
-	char host[PATH_MAX], dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
+	char host[PATH_MAX];
 	ssize_t n;
+	int rc;
 
-	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
-		return CD_ENOENT;
-	if (root_host_path(r, dir[0] ? dir : "/", host, sizeof(host)))
-		return CD_ENOENT;
-	if (strlen(host) + strlen(base) >= sizeof(host))
-		return CD_ERANGE;
-	memcpy(host + strlen(host), base, strlen(base) + 1);
+	if ((rc = entry_host_path(r, path, host)))
+		return rc;
 	if (cap == 0)
 		return CD_ERANGE;
 	n = readlink(host, out, cap - 1);
