@@ -263,10 +263,7 @@ static void smoke(const struct cd_render *o, const struct jit_report *r)
 void jit_text(const struct cd_render *o, const struct jit_report *r)
 {
 	const struct cd_findings *fs = r->fs;
-	size_t i, n[3] = {0, 0, 0};
 
-	for (i = 0; i < fs->n; i++)
-		n[fs->items[i]->severity]++;
 	if (!o->quiet) {
 		fprintf(o->out, "cuda-doctor %s jit%s\n", CD_VERSION,
 			r->f->root.is_host ? "" : "  (--root)");
@@ -277,13 +274,7 @@ void jit_text(const struct cd_render *o, const struct jit_report *r)
 		ops(o, r);
 		smoke(o, r);
 	}
-	if (fs->n)
-		fprintf(o->out, "%sFindings\n", o->quiet ? "" : "\n");
-	for (i = 0; i < fs->n; i++)
-		if (!o->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			text_finding(o, fs->items[i]);
-	fprintf(o->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[2], n[2] == 1 ? "" : "s",
-		n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
+	text_findings(o, fs);
 }
 
 void jit_markdown(const struct cd_render *o, const struct jit_report *r)

@@ -205,10 +205,6 @@ static void text(const struct cd_render *r, const struct cd_facts *f,
 		 const struct cd_model_facts *m, const struct mp_request *q,
 		 const struct cd_model_plan *p, const struct cd_findings *fs)
 {
-	size_t i, n[3] = {0, 0, 0};
-
-	for (i = 0; i < fs->n; i++)
-		n[fs->items[i]->severity]++;
 	if (!r->quiet) {
 		fprintf(r->out, "cuda-doctor %s model %s%s\n", CD_VERSION, m->spec,
 			f->root.is_host ? "" : "  (--root)");
@@ -223,13 +219,7 @@ static void text(const struct cd_render *r, const struct cd_facts *f,
 			memory(r, q, p);
 		}
 	}
-	if (fs->n)
-		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
-	for (i = 0; i < fs->n; i++)
-		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			text_finding(r, fs->items[i]);
-	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[2], n[2] == 1 ? "" : "s",
-		n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
+	text_findings(r, fs);
 }
 
 static int markdown(const struct cd_render *r, const struct cd_facts *f,
