@@ -213,14 +213,13 @@ static int take_release(struct scan *s, struct pep440_version *v)
 	}
 }
 
-/* The body of a version after the optional 'v': epoch, release, suffixes. */
-static int take_version(struct scan *s, struct pep440_version *v)
+/* [N!]: the epoch when one is there; 0, or CD_ERANGE when it overflows. */
+static int take_epoch(struct scan *s, struct pep440_version *v)
 {
 	size_t save = s->i;
 	uint64_t num;
-	int rc;
+	int rc = take_num(s, &num);
 
-	rc = take_num(s, &num);
 	if (rc < 0)
 		return rc;
 	if (rc == 0 && peek(s, 0) == '!') {
@@ -229,8 +228,15 @@ static int take_version(struct scan *s, struct pep440_version *v)
 	} else {
 		s->i = save;
 	}
-	rc = take_release(s, v);
-	if (rc)
+	return 0;
+}
+
+/* The body of a version after the optional 'v': epoch, release, suffixes. */
+static int take_version(struct scan *s, struct pep440_version *v)
+{
+	int rc;
+
+	if ((rc = take_epoch(s, v)) || (rc = take_release(s, v)))
 		return rc;
 	if ((rc = take_pre(s, v)) < 0 || (rc = take_post(s, v)) < 0 || (rc = take_dev(s, v)) < 0)
 		return rc;
@@ -411,23 +417,11 @@ const char *pep440_op_str(enum pep440_op op)
 static int spec_version(struct scan *s, struct pep440_spec *out)
 {
 	struct pep440_version *v = &out->v;
-	size_t save;
-	uint64_t num;
 	int rc, eq = out->op == PEP440_OP_EQ || out->op == PEP440_OP_NE;
 
 	if (peek(s, 0) == 'v' || peek(s, 0) == 'V')
 		s->i++;
-	save = s->i;
-	rc = take_num(s, &num);
-	if (rc < 0)
-		return rc;
-	if (rc == 0 && peek(s, 0) == '!') {
-		v->epoch = num;
-		s->i++;
-	} else {
-		s->i = save;
-	}
-	if ((rc = take_release(s, v)))
+	if ((rc = take_epoch(s, v)) || (rc = take_release(s, v)))
 		return rc;
 	if (eq && s->n - s->i == 2 && s->p[s->i] == '.' && s->p[s->i + 1] == '*') {
 		out->wildcard = 1;
