@@ -6,19 +6,8 @@
 #include <string.h>
 
 #include "check/jit_int.h"
+#include "report/color.h"
 #include "cli/jit_render.h"
-
-#define C_RED  "\033[31m"
-#define C_YEL  "\033[33m"
-#define C_GRN  "\033[32m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
-
-static const char *col(const struct cd_render *o, const char *c)
-{
-	return o->color ? c : "";
-}
 
 static const char *u(const char *s)
 {

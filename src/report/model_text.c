@@ -4,14 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/color.h"
 #include "report/model_render.h"
-
-#define C_RED  "\033[31m"
-#define C_YEL  "\033[33m"
-#define C_GRN  "\033[32m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
 
 enum block { B_LOCATION, B_CONFIG, B_WEIGHTS, B_MEMORY };
 
@@ -26,11 +20,6 @@ static enum block block_of(const char *id)
 	    !strcmp(id, "model-dtype-unsupported") || !strcmp(id, "model-attn-unsupported"))
 		return B_MEMORY;
 	return B_CONFIG;
-}
-
-static const char *col(const struct cd_render *r, const char *c)
-{
-	return r->color ? c : "";
 }
 
 static const char *unk(const char *s)

@@ -4,19 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/color.h"
 #include "report/render.h"
-
-#define C_RED  "\033[31m"
-#define C_YEL  "\033[33m"
-#define C_GRN  "\033[32m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
-
-static const char *col(const struct cd_render *r, const char *c)
-{
-	return r->color ? c : "";
-}
 
 void fmt_bytes(int64_t bytes, char *out, size_t cap)
 {
