@@ -244,6 +244,15 @@ static int take_version(struct scan *s, struct pep440_version *v)
 	return rc < 0 ? rc : 0;
 }
 
+/* Leading and trailing white space is not part of a version or specifier. */
+static void trim(struct scan *s)
+{
+	while (s->n && is_ws(s->p[s->n - 1]))
+		s->n--;
+	while (s->i < s->n && is_ws(s->p[s->i]))
+		s->i++;
+}
+
 int pep440_parse(const char *p, size_t n, struct pep440_version *out)
 {
 	struct scan s = {p, n, 0};
@@ -252,10 +261,7 @@ int pep440_parse(const char *p, size_t n, struct pep440_version *out)
 	memset(out, 0, sizeof(*out));
 	if (!p || n > PEP440_INPUT_MAX)
 		return CD_ERANGE;
-	while (s.n && is_ws(s.p[s.n - 1]))
-		s.n--;
-	while (s.i < s.n && is_ws(s.p[s.i]))
-		s.i++;
+	trim(&s);
 	if (peek(&s, 0) == 'v' || peek(&s, 0) == 'V')
 		s.i++;
 	rc = take_version(&s, out);
@@ -445,10 +451,7 @@ int pep440_spec_parse(const char *p, size_t n, struct pep440_spec *out)
 	memset(out, 0, sizeof(*out));
 	if (!p || n > PEP440_INPUT_MAX)
 		return CD_ERANGE;
-	while (s.n && is_ws(s.p[s.n - 1]))
-		s.n--;
-	while (s.i < s.n && is_ws(s.p[s.i]))
-		s.i++;
+	trim(&s);
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (s.n - s.i >= strlen(ops[i].s) && !memcmp(s.p + s.i, ops[i].s, strlen(ops[i].s)))
 			break;
