@@ -141,21 +141,18 @@ int file_stat(const struct cd_root *r, const char *path, struct stat *st)
 	return stat(host, st) == 0 ? 0 : CD_ENOENT;
 }
 
-/* The host path of path's last component itself, not what a link there
- * points to: the parent resolved inside the root, then the name. host has
- * PATH_MAX bytes. 0, CD_ENOENT or CD_ERANGE. */
-static int entry_host_path(const struct cd_root *r, const char *path, char *host)
+int root_entry_path(const struct cd_root *r, const char *path, char *out, size_t cap)
 {
 	char dir[PATH_MAX];
 	const char *base = strrchr(path, '/');
 
 	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
 		return CD_ENOENT;
-	if (root_host_path(r, dir[0] ? dir : "/", host, PATH_MAX))
+	if (root_host_path(r, dir[0] ? dir : "/", out, cap))
 		return CD_ENOENT;
-	if (strlen(host) + strlen(base) >= PATH_MAX)
+	if (strlen(out) + strlen(base) >= cap)
 		return CD_ERANGE;
-	memcpy(host + strlen(host), base, strlen(base) + 1);
+	memcpy(out + strlen(out), base, strlen(base) + 1);
 	return 0;
 }
 
@@ -166,7 +163,7 @@ int file_lstat(const struct cd_root *r, const char *path, struct stat *st)
 
 	if (r->is_host)
 		return lstat(path, st) == 0 ? 0 : CD_ENOENT;
-	if ((rc = entry_host_path(r, path, host)))
+	if ((rc = root_entry_path(r, path, host, sizeof(host))))
 		return rc;
 	return lstat(host, st) == 0 ? 0 : CD_ENOENT;
 }
@@ -271,7 +268,7 @@ int file_readlink(const struct cd_root *r, const char *path, char *out, size_t c
 	ssize_t n;
 	int rc;
 
-	if ((rc = entry_host_path(r, path, host)))
+	if ((rc = root_entry_path(r, path, host, sizeof(host))))
 		return rc;
 	if (cap == 0)
 		return CD_ERANGE;
