@@ -439,7 +439,8 @@ void packages_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	read_installers(&c);
 	st->packages = arena_calloc(c.a, c.n ? c.n : 1, sizeof(*st->packages));
 	if (st->packages) {
-		memcpy(st->packages, c.pk, c.n * sizeof(*c.pk));
+		if (c.n) /* c.pk is NULL when nothing was found */
+			memcpy(st->packages, c.pk, c.n * sizeof(*c.pk));
 		st->n_packages = c.n;
 	}
 	free(c.pk);

@@ -17,6 +17,7 @@
 
 #include "core/opts.h"
 #include "probe/python.h"
+#include "probe/stack.h"
 
 static char dir[64];
 
@@ -161,12 +162,40 @@ static void no_environment(void **state)
 	facts_free(&f);
 }
 
+/* An environment without a site directory: known to hold no packages (and
+ * no undefined behaviour on the way: this runs under UBSan in make test). */
+static void empty_environment(void **state)
+{
+	static char *envp[] = {(char *)"PATH=/nowhere", NULL};
+	struct cd_facts f;
+	struct cd_opts o;
+
+	(void)state;
+	make("/empty/", NULL);
+	memset(&o, 0, sizeof(o));
+	o.root = dir;
+	o.env = "/empty";
+	o.envp = envp;
+	facts_init(&f, &o);
+	assert_int_equal(root_init(&f.root, dir, NULL), 0);
+	stack_probe(&f);
+	assert_non_null(f.stack);
+	assert_string_equal(f.stack->python.prefix, "/empty");
+	assert_int_equal(f.stack->python.n_site, 0);
+	assert_true(f.stack->packages_known);
+	assert_int_equal(f.stack->n_packages, 0);
+	assert_null(stack_find(f.stack, "torch"));
+	assert_false(f.stack->torch.installed);
+	facts_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(module_dir),
 		cmocka_unit_test(header),
 		cmocka_unit_test(no_environment),
+		cmocka_unit_test(empty_environment),
 	};
 	return cmocka_run_group_tests_name("python", tests, setup, teardown);
 }
