@@ -63,9 +63,12 @@ static void check_toolkit_missing(const struct cd_jit_facts *jf, struct cd_findi
 	if (!tk->cuda_home)
 		x = add(out, "toolkit-missing", CD_SEV_ERROR,
 			"No CUDA toolkit for extension builds: torch's CUDA_HOME would be None");
-	else if (tk->home_exists != CD_TRI_YES)
+	else if (tk->home_exists != CD_TRI_YES && tk->via)
 		x = findings_add(out, "toolkit-missing", CD_SEV_ERROR, SEC,
 				 "CUDA_HOME %s (from %s) does not exist", tk->cuda_home, tk->via);
+	else if (tk->home_exists != CD_TRI_YES)
+		x = findings_add(out, "toolkit-missing", CD_SEV_ERROR, SEC,
+				 "CUDA_HOME %s is not a toolkit directory", tk->cuda_home);
 	else
 		x = findings_add(out, "toolkit-missing", CD_SEV_ERROR, SEC,
 				 "No nvcc in %s/bin: a runtime-only CUDA cannot compile extensions",

@@ -284,6 +284,16 @@ static size_t gpu_devices(const struct cd_facts *f, const struct mp_request *r, 
 	return n;
 }
 
+/* The plan loads on the CPU: one device, the memory available to it. */
+static void use_cpu(const struct mp_request *r, struct mp_device *g, struct cd_model_plan *p)
+{
+	g[0].name = "cpu";
+	g[0].free = r->mem_available;
+	p->device = "cpu";
+	p->devices = g;
+	p->n_devices = 1;
+}
+
 static void pick_devices(const struct cd_facts *f, const struct mp_request *r, struct cd_arena *a,
 			 struct cd_model_plan *p)
 {
@@ -295,11 +305,7 @@ static void pick_devices(const struct cd_facts *f, const struct mp_request *r, s
 	if (!g)
 		return;
 	if (r->device && !strcmp(r->device, "cpu")) {
-		g[0].name = "cpu";
-		g[0].free = r->mem_available;
-		p->device = "cpu";
-		p->devices = g;
-		p->n_devices = 1;
+		use_cpu(r, g, p);
 		return;
 	}
 	n = gpu_devices(f, r, a, g, &known);
@@ -318,13 +324,8 @@ static void pick_devices(const struct cd_facts *f, const struct mp_request *r, s
 	if (!n) {
 		if (known || (f->gpus_known && !f->n_gpus))
 			p->device_error = r->device ? "--device cuda, but no GPU is visible" : NULL;
-		if (!r->device && f->gpus_known) {
-			g[0].name = "cpu";
-			g[0].free = r->mem_available;
-			p->device = "cpu";
-			p->devices = g;
-			p->n_devices = 1;
-		}
+		if (!r->device && f->gpus_known)
+			use_cpu(r, g, p);
 		return;
 	}
 	p->device = n == 1 ? "cuda:0" : "cuda";

@@ -6,19 +6,8 @@
 #include <string.h>
 
 #include "check/jit_int.h"
+#include "report/color.h"
 #include "cli/jit_render.h"
-
-#define C_RED  "\033[31m"
-#define C_YEL  "\033[33m"
-#define C_GRN  "\033[32m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
-
-static const char *col(const struct cd_render *o, const char *c)
-{
-	return o->color ? c : "";
-}
 
 static const char *u(const char *s)
 {
@@ -260,35 +249,10 @@ static void smoke(const struct cd_render *o, const struct jit_report *r)
 			s->cleaned == CD_TRI_YES ? "removed" : "NOT removed");
 }
 
-static void finding_block(const struct cd_render *o, const struct cd_finding *x)
-{
-	size_t i;
-
-	fprintf(o->out, "  %s%s%s %s%s%s\n",
-		col(o, x->severity == CD_SEV_ERROR     ? C_RED
-		       : x->severity == CD_SEV_WARNING ? C_YEL
-						       : C_DIM),
-		x->severity == CD_SEV_ERROR	? "✗"
-		: x->severity == CD_SEV_WARNING ? "!"
-						: "i",
-		col(o, C_OFF), col(o, C_BOLD), x->title ? x->title : x->id, col(o, C_OFF));
-	fprintf(o->out, "      %s[%s %s]%s\n", col(o, C_DIM), severity_name(x->severity), x->id,
-		col(o, C_OFF));
-	if (x->detail)
-		fprintf(o->out, "      %s\n", x->detail);
-	for (i = 0; i < x->n_evidence; i++)
-		fprintf(o->out, "      - %s\n", x->evidence[i]);
-	for (i = 0; i < x->n_fix; i++)
-		fprintf(o->out, "      %sfix:%s %s\n", col(o, C_GRN), col(o, C_OFF), x->fix[i]);
-}
-
 void jit_text(const struct cd_render *o, const struct jit_report *r)
 {
 	const struct cd_findings *fs = r->fs;
-	size_t i, n[3] = {0, 0, 0};
 
-	for (i = 0; i < fs->n; i++)
-		n[fs->items[i]->severity]++;
 	if (!o->quiet) {
 		fprintf(o->out, "cuda-doctor %s jit%s\n", CD_VERSION,
 			r->f->root.is_host ? "" : "  (--root)");
@@ -299,13 +263,7 @@ void jit_text(const struct cd_render *o, const struct jit_report *r)
 		ops(o, r);
 		smoke(o, r);
 	}
-	if (fs->n)
-		fprintf(o->out, "%sFindings\n", o->quiet ? "" : "\n");
-	for (i = 0; i < fs->n; i++)
-		if (!o->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			finding_block(o, fs->items[i]);
-	fprintf(o->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[2], n[2] == 1 ? "" : "s",
-		n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
+	text_findings(o, fs);
 }
 
 void jit_markdown(const struct cd_render *o, const struct jit_report *r)

@@ -95,22 +95,30 @@ char *arena_strdup(struct cd_arena *a, const char *s)
 	return s ? arena_strndup(a, s, strlen(s)) : NULL;
 }
 
-char *arena_printf(struct cd_arena *a, const char *fmt, ...)
+char *arena_vprintf(struct cd_arena *a, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list cp;
 	int n;
 	char *p;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
 	if (n < 0)
 		return NULL;
 	p = arena_alloc(a, (size_t)n + 1);
-	if (!p)
-		return NULL;
+	if (p)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *arena_printf(struct cd_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
 	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	p = arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	return p;
 }

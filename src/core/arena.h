@@ -5,6 +5,7 @@
 #ifndef CD_ARENA_H
 #define CD_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct cd_arena_chunk;
@@ -25,5 +26,8 @@ void *arena_calloc(struct cd_arena *a, size_t n, size_t size);
 char *arena_strdup(struct cd_arena *a, const char *s); /* NULL in, NULL out */
 char *arena_strndup(struct cd_arena *a, const char *s, size_t n);
 char *arena_printf(struct cd_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with a va_list (ap is consumed). */
+char *arena_vprintf(struct cd_arena *a, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

@@ -141,21 +141,30 @@ int file_stat(const struct cd_root *r, const char *path, struct stat *st)
 	return stat(host, st) == 0 ? 0 : CD_ENOENT;
 }
 
+int root_entry_path(const struct cd_root *r, const char *path, char *out, size_t cap)
+{
+	char dir[PATH_MAX];
+	const char *base = strrchr(path, '/');
+
+	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
+		return CD_ENOENT;
+	if (root_host_path(r, dir[0] ? dir : "/", out, cap))
+		return CD_ENOENT;
+	if (strlen(out) + strlen(base) >= cap)
+		return CD_ERANGE;
+	memcpy(out + strlen(out), base, strlen(base) + 1);
+	return 0;
+}
+
 int file_lstat(const struct cd_root *r, const char *path, struct stat *st)
 {
-	char host[PATH_MAX], dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
+	char host[PATH_MAX];
+	int rc;
 
 	if (r->is_host)
 		return lstat(path, st) == 0 ? 0 : CD_ENOENT;
-	/* Resolve the parent, not the last component. */
-	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
-		return CD_ENOENT;
-	if (root_host_path(r, dir[0] ? dir : "/", host, sizeof(host)))
-		return CD_ENOENT;
-	if (strlen(host) + strlen(base) >= sizeof(host))
-		return CD_ERANGE;
-	memcpy(host + strlen(host), base, strlen(base) + 1);
+	if ((rc = root_entry_path(r, path, host, sizeof(host))))
+		return rc;
 	return lstat(host, st) == 0 ? 0 : CD_ENOENT;
 }
 
@@ -255,17 +264,12 @@ DIR *file_opendir(const struct cd_root *r, const char *path)
 
 int file_readlink(const struct cd_root *r, const char *path, char *out, size_t cap)
 {
-	char host[PATH_MAX], dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
+	char host[PATH_MAX];
 	ssize_t n;
+	int rc;
 
-	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
-		return CD_ENOENT;
-	if (root_host_path(r, dir[0] ? dir : "/", host, sizeof(host)))
-		return CD_ENOENT;
-	if (strlen(host) + strlen(base) >= sizeof(host))
-		return CD_ERANGE;
-	memcpy(host + strlen(host), base, strlen(base) + 1);
+	if ((rc = root_entry_path(r, path, host, sizeof(host))))
+		return rc;
 	if (cap == 0)
 		return CD_ERANGE;
 	n = readlink(host, out, cap - 1);

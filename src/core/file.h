@@ -28,6 +28,10 @@ int root_init(struct cd_root *r, const char *dir, struct cd_err *err);
  * resolution stops at the first missing component and appends the rest).
  * CD_ERANGE if it does not fit; CD_EFORMAT on a link loop. */
 int root_host_path(const struct cd_root *r, const char *path, char *out, size_t cap);
+/* The same for the last component itself, not what a link there points to
+ * (for lstat and readlink): the parent resolved, then the name appended.
+ * 0, CD_ENOENT or CD_ERANGE. */
+int root_entry_path(const struct cd_root *r, const char *path, char *out, size_t cap);
 /* Map a host path produced by root_host_path back to the in-root path. */
 const char *root_strip(const struct cd_root *r, const char *host_path);
 

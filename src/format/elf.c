@@ -2,7 +2,7 @@
  * program and section headers, dynamic section, symbol table) and of the
  * GNU symbol-versioning sections (.gnu.version, .gnu.version_d,
  * .gnu.version_r). Every record is first cut out as a span with span_sub;
- * fields are then read with fld(), which yields 0 for bytes outside the
+ * fields are then read with elf_field(), which yields 0 for bytes outside the
  * record, so a wrong layout constant can misread but never overrun. */
 #include "format/elf.h"
 
@@ -18,7 +18,7 @@
 #define PN_XNUM	   0xffffu
 #define SHN_XINDEX 0xffffu
 
-static uint64_t fld(struct cd_span r, uint64_t off, unsigned size, int be)
+uint64_t elf_field(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -26,24 +26,24 @@ static uint64_t fld(struct cd_span r, uint64_t off, unsigned size, int be)
 	if (!span_ok(r.n, off, size))
 		return 0;
 	for (i = 0; i < size; i++)
-		v = (v << 8) | r.p[off + (be ? i : size - 1 - i)];
+		v = (v << 8) | r.p[off + (e->be ? i : size - 1 - i)];
 	return v;
 }
 
 /* A field whose width is 4 in ELF32 and 8 in ELF64 ("word or xword"). */
 static uint64_t fldw(const struct elf_file *e, struct cd_span r, uint64_t off32, uint64_t off64)
 {
-	return e->is64 ? fld(r, off64, 8, e->be) : fld(r, off32, 4, e->be);
+	return e->is64 ? elf_field(e, r, off64, 8) : elf_field(e, r, off32, 4);
 }
 
 static uint64_t f16(const struct elf_file *e, struct cd_span r, uint64_t off)
 {
-	return fld(r, off, 2, e->be);
+	return elf_field(e, r, off, 2);
 }
 
 static uint64_t f32(const struct elf_file *e, struct cd_span r, uint64_t off)
 {
-	return fld(r, off, 4, e->be);
+	return elf_field(e, r, off, 4);
 }
 
 /* Read section 0, which carries the extended counts of large files. */

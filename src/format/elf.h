@@ -137,6 +137,10 @@ struct elf_sym {
 	uint8_t version_hidden; /* "sym@VER" rather than "sym@@VER" */
 };
 
+/* An unsigned field of size bytes (1, 2, 4 or 8) at off inside r, in the
+ * file's byte order; 0 when it does not lie inside r. */
+uint64_t elf_field(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size);
+
 /* Parse and check the ELF header and the extents of both header tables. */
 int elf_parse(const uint8_t *p, size_t n, struct elf_file *e, struct cd_err *err);
 

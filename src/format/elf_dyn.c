@@ -14,18 +14,6 @@ struct dyn_src {
 	uint32_t strtab_link;  /* sh_link of .dynamic when from_sections */
 };
 
-static uint64_t rd(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(r.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | r.p[off + (e->be ? i : size - 1 - i)];
-	return v;
-}
-
 static unsigned dyn_size(const struct elf_file *e)
 {
 	return e->is64 ? 16 : 8;
@@ -39,10 +27,10 @@ static int dyn_entry(const struct elf_file *e, const struct dyn_src *d, uint64_t
 
 	if (!span_ok(d->dyn.n, off, dyn_size(e)))
 		return CD_ERANGE;
-	*tag = (int64_t)rd(e, d->dyn, off, w);
+	*tag = (int64_t)elf_field(e, d->dyn, off, w);
 	if (!e->is64) /* d_tag is a signed 32-bit value in ELF32 */
 		*tag = (int32_t)(uint32_t)*tag;
-	*val = rd(e, d->dyn, off + w, w);
+	*val = elf_field(e, d->dyn, off + w, w);
 	return 0;
 }
 

@@ -16,18 +16,6 @@ struct vtab {
 	uint32_t n;
 };
 
-static uint64_t rd(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(r.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | r.p[off + (e->be ? i : size - 1 - i)];
-	return v;
-}
-
 static int find_type(const struct elf_file *e, uint32_t type, struct elf_shdr *sh)
 {
 	uint32_t i;
@@ -71,26 +59,26 @@ static void walk_versions(const struct elf_file *e, const struct elf_shdr *sh, i
 		return;
 	for (i = 0; i < sh->info && span_ok(sec.n, off, def ? 20 : 16); i++) {
 		if (def) {
-			idx = rd(e, sec, off + 4, 2);
-			aux = off + rd(e, sec, off + 12, 4);
+			idx = elf_field(e, sec, off + 4, 2);
+			aux = off + elf_field(e, sec, off + 12, 4);
 			if (span_ok(sec.n, aux, 8))
-				vset(v, idx, str, rd(e, sec, aux, 4));
+				vset(v, idx, str, elf_field(e, sec, aux, 4));
 			if ((idx & VERSYM_MAX) > *max)
 				*max = (uint32_t)(idx & VERSYM_MAX);
-			next = rd(e, sec, off + 16, 4);
+			next = elf_field(e, sec, off + 16, 4);
 		} else {
-			cnt = (uint32_t)rd(e, sec, off + 2, 2);
-			aux = off + rd(e, sec, off + 8, 4);
+			cnt = (uint32_t)elf_field(e, sec, off + 2, 2);
+			aux = off + elf_field(e, sec, off + 8, 4);
 			for (k = 0; k < cnt && span_ok(sec.n, aux, 16); k++) {
-				idx = rd(e, sec, aux + 6, 2);
-				vset(v, idx, str, rd(e, sec, aux + 8, 4));
+				idx = elf_field(e, sec, aux + 6, 2);
+				vset(v, idx, str, elf_field(e, sec, aux + 8, 4));
 				if ((idx & VERSYM_MAX) > *max)
 					*max = (uint32_t)(idx & VERSYM_MAX);
-				if (rd(e, sec, aux + 12, 4) == 0)
+				if (elf_field(e, sec, aux + 12, 4) == 0)
 					break;
-				aux += rd(e, sec, aux + 12, 4);
+				aux += elf_field(e, sec, aux + 12, 4);
 			}
-			next = rd(e, sec, off + 12, 4);
+			next = elf_field(e, sec, off + 12, 4);
 		}
 		if (next == 0)
 			break;
@@ -127,19 +115,19 @@ static void sym_fill(const struct elf_file *e, struct cd_span r, struct elf_sym 
 {
 	uint8_t info;
 
-	*name_off = (uint32_t)rd(e, r, 0, 4);
+	*name_off = (uint32_t)elf_field(e, r, 0, 4);
 	if (e->is64) {
-		info = (uint8_t)rd(e, r, 4, 1);
-		s->visibility = (uint8_t)(rd(e, r, 5, 1) & 3);
-		s->shndx = (uint16_t)rd(e, r, 6, 2);
-		s->value = rd(e, r, 8, 8);
-		s->size = rd(e, r, 16, 8);
+		info = (uint8_t)elf_field(e, r, 4, 1);
+		s->visibility = (uint8_t)(elf_field(e, r, 5, 1) & 3);
+		s->shndx = (uint16_t)elf_field(e, r, 6, 2);
+		s->value = elf_field(e, r, 8, 8);
+		s->size = elf_field(e, r, 16, 8);
 	} else {
-		s->value = rd(e, r, 4, 4);
-		s->size = rd(e, r, 8, 4);
-		info = (uint8_t)rd(e, r, 12, 1);
-		s->visibility = (uint8_t)(rd(e, r, 13, 1) & 3);
-		s->shndx = (uint16_t)rd(e, r, 14, 2);
+		s->value = elf_field(e, r, 4, 4);
+		s->size = elf_field(e, r, 8, 4);
+		info = (uint8_t)elf_field(e, r, 12, 1);
+		s->visibility = (uint8_t)(elf_field(e, r, 13, 1) & 3);
+		s->shndx = (uint16_t)elf_field(e, r, 14, 2);
 	}
 	s->type = info & 0xf;
 	s->bind = info >> 4;
@@ -153,7 +141,7 @@ static void sym_version(const struct elf_file *e, const struct cd_span *versym,
 
 	if (!versym->n || !v->name || !span_ok(versym->n, i * 2, 2))
 		return;
-	vi = rd(e, *versym, i * 2, 2);
+	vi = elf_field(e, *versym, i * 2, 2);
 	s->version_hidden = (vi & VERSYM_HIDDEN) != 0;
 	vi &= VERSYM_MAX;
 	if (vi >= 2 && vi < v->n) /* 0 local, 1 global: no name */

@@ -5,14 +5,13 @@
  *   top-level assignments of string / bool / None literals and flat dicts are read.
  * - pyvenv.cfg (PEP 405: `key = value`), os-release(5) (`KEY="value"`),
  *   build.ninja written by torch.utils.cpp_extension (`name = value`).
- * - nvcc --version ("Cuda compilation tools, release 13.0, V13.0.88"), cuda.h
- *   (`#define CUDA_VERSION 13000`), version.txt ("CUDA Version 11.0.228"),
- *   version.json ({"cuda_nvcc": {"version": "13.0.88"}}).
+ * - nvcc --version ("Cuda compilation tools, release 13.0, V13.0.88"). A
+ *   toolkit's own version files (version.json, version.txt, cuda.h) are read by
+ *   format/cudaver.c for the toolkit probe.
  * Every loop is bounded by n; every copy by the caller's cap. */
 #include "format/jitparse.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -404,71 +403,6 @@ int jp_nvcc_version(const uint8_t *p, size_t n, char *out, size_t cap)
 		return dotted(l.s, l.len, (size_t)r + 8, out, cap);
 	}
 	return CD_ENOENT;
-}
-
-int jp_cuda_h_version(const uint8_t *p, size_t n, int *out)
-{
-	static const char def[] = "#define CUDA_VERSION";
-	size_t pos = 0;
-	struct line l;
-
-	while (next_line(p, n, &pos, &l)) {
-		size_t i = sizeof(def) - 1;
-		long v = 0;
-		if (l.len <= i || memcmp(l.s, def, i) || !is_sp(l.s[i]))
-			continue;
-		while (i < l.len && is_sp(l.s[i]))
-			i++;
-		if (i >= l.len || !isdigit(l.s[i]))
-			return CD_EFORMAT;
-		while (i < l.len && isdigit(l.s[i]) && v < 10000000)
-			v = v * 10 + (l.s[i++] - '0');
-		if (v >= 10000000 || v < 1000)
-			return CD_ERANGE;
-		*out = (int)v;
-		return 0;
-	}
-	return CD_ENOENT;
-}
-
-int jp_version_txt(const uint8_t *p, size_t n, char *out, size_t cap)
-{
-	static const char pre[] = "CUDA Version ";
-	size_t pos = 0;
-	struct line l;
-
-	if (cap)
-		out[0] = '\0';
-	while (next_line(p, n, &pos, &l))
-		if (l.len > sizeof(pre) - 1 && !memcmp(l.s, pre, sizeof(pre) - 1))
-			return dotted(l.s, l.len, sizeof(pre) - 1, out, cap);
-	return CD_ENOENT;
-}
-
-int jp_version_json(const uint8_t *p, size_t n, char *out, size_t cap)
-{
-	static const char *const keys[] = {"cuda_nvcc", "cuda"};
-	json_t *root;
-	size_t k;
-	int rc = CD_ENOENT;
-
-	if (cap)
-		out[0] = '\0';
-	if (n > ((size_t)4 << 20))
-		return CD_ERANGE;
-	root = json_loadb((const char *)p, n, JSON_REJECT_DUPLICATES, NULL);
-	if (!root)
-		return CD_EFORMAT;
-	for (k = 0; k < 2 && rc; k++) {
-		json_t *v = json_object_get(json_object_get(root, keys[k]), "version");
-		const char *s = json_string_value(v);
-		if (s && isdigit((unsigned char)s[0])) {
-			dotted((const uint8_t *)s, strlen(s), 0, out, cap);
-			rc = 0;
-		}
-	}
-	json_decref(root);
-	return rc;
 }
 
 int jp_compiler_version(const uint8_t *p, size_t n, char *out, size_t cap)

@@ -1,11 +1,10 @@
 /* jitparse: small readers of the files and tool outputs `cuda-doctor jit`
  * looks at: torch/version.py and DeepSpeed's git_version_info_installed.py
  * (Python assignments and dict literals), pyvenv.cfg / os-release / build.ninja
- * (key = value lines), nvcc --version, cuda.h, version.txt, version.json,
- * TORCH_CUDA_ARCH_LIST, and the error lines of a failed nvcc / linker run.
- * Every parser takes (const uint8_t *p, size_t n, ...) of untrusted bytes,
- * writes only into caller buffers (always NUL-terminated), allocates nothing
- * except version.json (jansson, freed before return) and never reads past n. */
+ * (key = value lines), nvcc --version, TORCH_CUDA_ARCH_LIST, and the error
+ * lines of a failed nvcc / linker run. Every parser takes (const uint8_t *p,
+ * size_t n, ...) of untrusted bytes, writes only into caller buffers (always
+ * NUL-terminated), allocates nothing and never reads past n. */
 #ifndef CD_JITPARSE_H
 #define CD_JITPARSE_H
 
@@ -41,12 +40,6 @@ int jp_ds_minor_ok(const uint8_t *p, size_t n, uint32_t *mask);
 
 /* `nvcc --version`: "release 13.0, V13.0.88" -> "13.0.88" (or "13.0"). */
 int jp_nvcc_version(const uint8_t *p, size_t n, char *out, size_t cap);
-/* include/cuda.h: "#define CUDA_VERSION 13000" -> 13000. */
-int jp_cuda_h_version(const uint8_t *p, size_t n, int *out);
-/* version.txt of CUDA <= 11.0: "CUDA Version 11.0.228". */
-int jp_version_txt(const uint8_t *p, size_t n, char *out, size_t cap);
-/* version.json of CUDA >= 11.1: cuda_nvcc.version, else cuda.version. */
-int jp_version_json(const uint8_t *p, size_t n, char *out, size_t cap);
 /* `gcc -dumpfullversion -dumpversion` output: the first "N[.N[.N]]". */
 int jp_compiler_version(const uint8_t *p, size_t n, char *out, size_t cap);
 /* "python3.12" somewhere in s (e.g. an -isystem path): "3.12". */

@@ -84,38 +84,51 @@ static int take_num(struct scan *s, uint64_t *v)
 	return s->i == start ? 1 : 0;
 }
 
-/* [-_.]? (alpha|a|beta|b|preview|pre|c|rc) [-_.]? N? */
-static int take_pre(struct scan *s, struct pep440_version *v)
+/* [-_.]? WORD [-_.]? N?, WORD the first of words[n] that matches at the
+ * cursor (list longer spellings before their prefixes). Returns the word's
+ * index, or -1 with the cursor restored when none is there. *rc is 0, or
+ * CD_ERANGE when N overflows; a missing N leaves *num 0. */
+static int take_tagged(struct scan *s, const char *const *words, size_t n, uint64_t *num, int *rc)
 {
-	static const struct {
-		const char *w;
-		enum pep440_pre k;
-	} words[] = {{"alpha", PEP440_PRE_A}, {"a", PEP440_PRE_A},	  {"beta", PEP440_PRE_B},
-		     {"b", PEP440_PRE_B},     {"preview", PEP440_PRE_RC}, {"pre", PEP440_PRE_RC},
-		     {"c", PEP440_PRE_RC},    {"rc", PEP440_PRE_RC}};
 	size_t save = s->i, k;
-	int rc;
 
+	*rc = 0;
 	take_sep(s);
-	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (take_word(s, words[k].w))
+	for (k = 0; k < n; k++)
+		if (take_word(s, words[k]))
 			break;
-	if (k == sizeof(words) / sizeof(words[0])) {
+	if (k == n) {
 		s->i = save;
-		return 1;
+		return -1;
 	}
-	v->pre_kind = words[k].k;
 	/* The regex takes an optional separator and optional digits greedily:
 	 * "1.0a." and "1.0a-" are 1.0a0. */
 	take_sep(s);
-	rc = take_num(s, &v->pre);
-	return rc < 0 ? rc : 0;
+	*rc = take_num(s, num);
+	if (*rc > 0)
+		*rc = 0;
+	return (int)k;
+}
+
+/* [-_.]? (alpha|a|beta|b|preview|pre|c|rc) [-_.]? N? */
+static int take_pre(struct scan *s, struct pep440_version *v)
+{
+	static const char *const words[] = {"alpha", "a", "beta", "b", "preview", "pre", "c", "rc"};
+	static const enum pep440_pre kinds[] = {PEP440_PRE_A,  PEP440_PRE_A,  PEP440_PRE_B,
+						PEP440_PRE_B,  PEP440_PRE_RC, PEP440_PRE_RC,
+						PEP440_PRE_RC, PEP440_PRE_RC};
+	int rc, k = take_tagged(s, words, sizeof(words) / sizeof(words[0]), &v->pre, &rc);
+
+	if (k < 0)
+		return 1;
+	v->pre_kind = kinds[k];
+	return rc;
 }
 
 /* -N | [-_.]? (post|rev|r) [-_.]? N? */
 static int take_post(struct scan *s, struct pep440_version *v)
 {
-	size_t save = s->i;
+	static const char *const words[] = {"post", "rev", "r"};
 	int rc;
 
 	if (peek(s, 0) == '-' && is_digit((char)peek(s, 1))) {
@@ -123,32 +136,22 @@ static int take_post(struct scan *s, struct pep440_version *v)
 		v->has_post = 1;
 		return take_num(s, &v->post);
 	}
-	take_sep(s);
-	if (!take_word(s, "post") && !take_word(s, "rev") && !take_word(s, "r")) {
-		s->i = save;
+	if (take_tagged(s, words, sizeof(words) / sizeof(words[0]), &v->post, &rc) < 0)
 		return 1;
-	}
 	v->has_post = 1;
-	take_sep(s);
-	rc = take_num(s, &v->post);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* [-_.]? dev [-_.]? N? */
 static int take_dev(struct scan *s, struct pep440_version *v)
 {
-	size_t save = s->i;
+	static const char *const words[] = {"dev"};
 	int rc;
 
-	take_sep(s);
-	if (!take_word(s, "dev")) {
-		s->i = save;
+	if (take_tagged(s, words, 1, &v->dev, &rc) < 0)
 		return 1;
-	}
 	v->has_dev = 1;
-	take_sep(s);
-	rc = take_num(s, &v->dev);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* Append one local part, numeric parts without leading zeros. */
@@ -210,14 +213,13 @@ static int take_release(struct scan *s, struct pep440_version *v)
 	}
 }
 
-/* The body of a version after the optional 'v': epoch, release, suffixes. */
-static int take_version(struct scan *s, struct pep440_version *v)
+/* [N!]: the epoch when one is there; 0, or CD_ERANGE when it overflows. */
+static int take_epoch(struct scan *s, struct pep440_version *v)
 {
 	size_t save = s->i;
 	uint64_t num;
-	int rc;
+	int rc = take_num(s, &num);
 
-	rc = take_num(s, &num);
 	if (rc < 0)
 		return rc;
 	if (rc == 0 && peek(s, 0) == '!') {
@@ -226,13 +228,29 @@ static int take_version(struct scan *s, struct pep440_version *v)
 	} else {
 		s->i = save;
 	}
-	rc = take_release(s, v);
-	if (rc)
+	return 0;
+}
+
+/* The body of a version after the optional 'v': epoch, release, suffixes. */
+static int take_version(struct scan *s, struct pep440_version *v)
+{
+	int rc;
+
+	if ((rc = take_epoch(s, v)) || (rc = take_release(s, v)))
 		return rc;
 	if ((rc = take_pre(s, v)) < 0 || (rc = take_post(s, v)) < 0 || (rc = take_dev(s, v)) < 0)
 		return rc;
 	rc = take_local(s, v);
 	return rc < 0 ? rc : 0;
+}
+
+/* Leading and trailing white space is not part of a version or specifier. */
+static void trim(struct scan *s)
+{
+	while (s->n && is_ws(s->p[s->n - 1]))
+		s->n--;
+	while (s->i < s->n && is_ws(s->p[s->i]))
+		s->i++;
 }
 
 int pep440_parse(const char *p, size_t n, struct pep440_version *out)
@@ -243,10 +261,7 @@ int pep440_parse(const char *p, size_t n, struct pep440_version *out)
 	memset(out, 0, sizeof(*out));
 	if (!p || n > PEP440_INPUT_MAX)
 		return CD_ERANGE;
-	while (s.n && is_ws(s.p[s.n - 1]))
-		s.n--;
-	while (s.i < s.n && is_ws(s.p[s.i]))
-		s.i++;
+	trim(&s);
 	if (peek(&s, 0) == 'v' || peek(&s, 0) == 'V')
 		s.i++;
 	rc = take_version(&s, out);
@@ -408,23 +423,11 @@ const char *pep440_op_str(enum pep440_op op)
 static int spec_version(struct scan *s, struct pep440_spec *out)
 {
 	struct pep440_version *v = &out->v;
-	size_t save;
-	uint64_t num;
 	int rc, eq = out->op == PEP440_OP_EQ || out->op == PEP440_OP_NE;
 
 	if (peek(s, 0) == 'v' || peek(s, 0) == 'V')
 		s->i++;
-	save = s->i;
-	rc = take_num(s, &num);
-	if (rc < 0)
-		return rc;
-	if (rc == 0 && peek(s, 0) == '!') {
-		v->epoch = num;
-		s->i++;
-	} else {
-		s->i = save;
-	}
-	if ((rc = take_release(s, v)))
+	if ((rc = take_epoch(s, v)) || (rc = take_release(s, v)))
 		return rc;
 	if (eq && s->n - s->i == 2 && s->p[s->i] == '.' && s->p[s->i + 1] == '*') {
 		out->wildcard = 1;
@@ -448,10 +451,7 @@ int pep440_spec_parse(const char *p, size_t n, struct pep440_spec *out)
 	memset(out, 0, sizeof(*out));
 	if (!p || n > PEP440_INPUT_MAX)
 		return CD_ERANGE;
-	while (s.n && is_ws(s.p[s.n - 1]))
-		s.n--;
-	while (s.i < s.n && is_ws(s.p[s.i]))
-		s.i++;
+	trim(&s);
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (s.n - s.i >= strlen(ops[i].s) && !memcmp(s.p + s.i, ops[i].s, strlen(ops[i].s)))
 			break;

@@ -40,26 +40,12 @@ static void error_text(struct iso_out *o, void **fn, CUresult rc)
 void cudadrv_query(struct iso_out *o, void *arg)
 {
 	void *fn[C_N];
-	const char *missing;
 	struct dlib d;
 	CUresult rc;
 	int v = 0;
-	size_t i;
 
-	iso_stage(o, "dlopen");
-	if (dlib_open(&d, (const char *)arg)) {
-		iso_emit(o, "dlerror", d.error);
+	if (dlib_load_emit(o, &d, (const char *)arg, syms, C_N, fn))
 		return;
-	}
-	iso_emit(o, "loaded_as", d.loaded_as);
-	iso_emit(o, "path", d.path);
-	if (dlib_bind(&d, syms, C_N, fn, &missing)) {
-		iso_emit(o, "missing", missing);
-		return;
-	}
-	for (i = 0; i < C_N; i++)
-		if (!fn[i])
-			iso_emit(o, "absent", syms[i].name);
 	iso_stage(o, syms[C_VERSION].name);
 	rc = ((fn_version)fn[C_VERSION])(&v);
 	iso_emitf(o, "rc", "%d", rc);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/str.h"
+#include "probe/isolate.h"
 
 int dlib_open(struct dlib *d, const char *name)
 {
@@ -47,6 +48,29 @@ int dlib_bind(const struct dlib *d, const struct dlib_sym *t, size_t n, void **f
 		}
 	}
 	return rc;
+}
+
+int dlib_load_emit(struct iso_out *o, struct dlib *d, const char *name, const struct dlib_sym *t,
+		   size_t n, void **fns)
+{
+	const char *missing;
+	size_t i;
+
+	iso_stage(o, "dlopen");
+	if (dlib_open(d, name)) {
+		iso_emit(o, "dlerror", d->error);
+		return -1;
+	}
+	iso_emit(o, "loaded_as", d->loaded_as);
+	iso_emit(o, "path", d->path);
+	if (dlib_bind(d, t, n, fns, &missing)) {
+		iso_emit(o, "missing", missing);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!fns[i])
+			iso_emit(o, "absent", t[i].name);
+	return 0;
 }
 
 int dlib_file_version(const char *path, char *out, size_t cap)

@@ -30,6 +30,14 @@ int dlib_open(struct dlib *d, const char *name);
 int dlib_bind(const struct dlib *d, const struct dlib_sym *t, size_t n, void **fns,
 	      const char **missing);
 
+/* The start of every isolated driver query (isolate.h): stage "dlopen",
+ * dlib_open, dlib_bind, each outcome emitted to o ("dlerror", or
+ * "loaded_as" and "path", then "missing", or one "absent" per optional
+ * symbol not found). 0 when fns are bound; -1 when the query has to stop. */
+struct iso_out;
+int dlib_load_emit(struct iso_out *o, struct dlib *d, const char *name, const struct dlib_sym *t,
+		   size_t n, void **fns);
+
 /* "580.159.04" from ".../libcuda.so.580.159.04": the numeric X.Y[.Z] after
  * ".so." whose first component has at least three digits; 0 or -1. */
 int dlib_file_version(const char *path, char *out, size_t cap);

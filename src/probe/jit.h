@@ -18,7 +18,6 @@
 
 #define JIT_ELSEWHERE_MAX 8
 #define JIT_FILES_MAX	  32
-#define JIT_SEARCHED_MAX  8
 #define JIT_GPUS_MAX	  64
 #define JIT_CACHE_MAX	  64
 #define JIT_DS_OPS_MAX	  64
@@ -36,11 +35,10 @@ struct jit_file {
 };
 
 struct jit_toolkit {
-	const char *cuda_home; /* torch's CUDA_HOME; NULL means None */
-	const char
-		*via;	/* CUDA_HOME | CUDA_PATH | PATH | default (the toolkit probe's found_via) */
-	int from_probe; /* chosen by the toolkit probe (f->toolkit.selected) */
-	const char *reason; /* one line: why this one */
+	const char *cuda_home; /* torch's CUDA_HOME (the toolkit probe's choice); NULL: None */
+	const char *via;       /* its found_via: CUDA_HOME | CUDA_PATH | PATH | default; "none"
+				  without a CUDA_HOME; NULL for one that is no toolkit directory */
+	const char *reason;    /* the toolkit probe's selected_reason */
 	const char *nvcc_on_path;
 	enum cd_tri home_exists;
 	const char *nvcc; /* CUDA_HOME/bin/nvcc when it exists */
@@ -73,16 +71,17 @@ struct jit_ds_op {
 	int installed; /* prebuilt into the wheel (installed_ops) */
 };
 
+/* The stack probe's facts (f->stack->python, ->torch) as a build needs them. */
 struct jit_python {
 	const char *prefix;
-	const char *kind; /* venv | conda | system */
-	const char *via;  /* --env | VIRTUAL_ENV | CONDA_PREFIX | PATH */
-	const char *version;
+	const char *kind; /* python.kind: venv | uv | conda | system */
+	const char *via;  /* python.found_via: --env | VIRTUAL_ENV | CONDA_PREFIX | PATH | pyenv */
+	const char *version; /* python.version_short: "3.12" */
 	const char *version_source;
-	const char *site_packages;
+	const char *site_packages; /* the site directory torch imports from, else the env's */
 	const char *python_h;
 	size_t n_searched;
-	const char *searched[JIT_SEARCHED_MAX];
+	const char *const *searched; /* python.python_h_searched */
 	enum cd_tri torch_present;
 	const char *torch_version;
 	const char *torch_cuda; /* torch.version.cuda; NULL with torch_cpu_only */

@@ -108,8 +108,30 @@ static int start(int *fds, struct jit_exec_result *r)
 	return 0;
 }
 
-int jit_exec(char *const argv[], char *const envp[], const char *cwd, int timeout_ms,
-	     struct cd_buf *out, size_t cap, struct jit_exec_result *r)
+/* What a child runs: a program (argv, envp, cwd), or fn(arg, fd). */
+struct job {
+	char *const *argv, *const *envp;
+	const char *cwd;
+	int (*fn)(void *arg, int fd);
+	void *arg;
+};
+
+__attribute__((noreturn)) static void child_run(const struct job *j)
+{
+	if (j->fn)
+		_exit(j->fn(j->arg, STDOUT_FILENO) & 0xff);
+	if (j->cwd && chdir(j->cwd) != 0)
+		_exit(126);
+	if (j->envp)
+		execve(j->argv[0], j->argv, j->envp);
+	else
+		execvp(j->argv[0], j->argv);
+	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", j->argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int spawn(const struct job *j, int timeout_ms, struct cd_buf *out, size_t cap,
+		 struct jit_exec_result *r)
 {
 	int fds[2];
 	pid_t pid;
@@ -124,39 +146,25 @@ int jit_exec(char *const argv[], char *const envp[], const char *cwd, int timeou
 	}
 	if (pid == 0) {
 		child_setup(fds[1]);
-		if (cwd && chdir(cwd) != 0)
-			_exit(126);
-		if (envp)
-			execve(argv[0], argv, envp);
-		else
-			execvp(argv[0], argv);
-		dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		child_run(j);
 	}
 	close(fds[1]);
 	r->started = 1;
 	return supervise(pid, fds[0], timeout_ms, out, cap, r);
 }
 
+int jit_exec(char *const argv[], char *const envp[], const char *cwd, int timeout_ms,
+	     struct cd_buf *out, size_t cap, struct jit_exec_result *r)
+{
+	struct job j = {argv, envp, cwd, NULL, NULL};
+
+	return spawn(&j, timeout_ms, out, cap, r);
+}
+
 int jit_exec_fn(int (*fn)(void *arg, int fd), void *arg, int timeout_ms, struct cd_buf *out,
 		size_t cap, struct jit_exec_result *r)
 {
-	int fds[2];
-	pid_t pid;
+	struct job j = {NULL, NULL, NULL, fn, arg};
 
-	if (start(fds, r))
-		return CD_EIO;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return CD_EIO;
-	}
-	if (pid == 0) {
-		child_setup(fds[1]);
-		_exit(fn(arg, STDOUT_FILENO) & 0xff);
-	}
-	close(fds[1]);
-	r->started = 1;
-	return supervise(pid, fds[0], timeout_ms, out, cap, r);
+	return spawn(&j, timeout_ms, out, cap, r);
 }

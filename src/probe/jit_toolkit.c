@@ -1,10 +1,9 @@
 /* jit_toolkit: the CUDA toolkit torch.utils.cpp_extension would use and the
- * files a build needs from it. CUDA_HOME follows torch's _find_cuda_home:
- * CUDA_HOME, else CUDA_PATH (taken as they are, existing or not), else
- * dirname(dirname(first nvcc on PATH)) without resolving links, else
- * /usr/local/cuda when it exists, else None. When the toolkit probe has
- * chosen one (f->toolkit.selected), that choice is used. Headers are looked
- * up in CUDA_HOME/include (what torch adds with -I) and in nvcc's own
+ * files a build needs from it. The toolkit is the toolkit probe's selection
+ * (toolkit.c follows torch's _find_cuda_home; f->toolkit.selected), with its
+ * existence, nvcc and nvcc version; without a selection its selected_reason
+ * says why torch's CUDA_HOME is None (or names nothing usable). Headers are
+ * looked up in CUDA_HOME/include (what torch adds with -I) and in nvcc's own
  * targets/<triple>/include; link libraries in CUDA_HOME/lib64 (else lib),
  * LIBRARY_PATH and the linker's default directories. Missing files are then
  * looked for elsewhere: other toolkits, conda, pip's nvidia-<lib> wheels, /usr. */
@@ -18,19 +17,12 @@
 #include "kb/kb.h"
 #include "probe/jit.h"
 #include "probe/jit_exec.h"
+#include "probe/probe.h"
+#include "probe/tkscan.h"
 
 static const char *pj(struct cd_facts *f, const char *a, const char *b)
 {
 	return arena_printf(&f->arena, "%s/%s", strcmp(a, "/") ? a : "", b);
-}
-
-static const char *parent(struct cd_facts *f, const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-
-	if (!s)
-		return NULL;
-	return s == p ? "/" : arena_strndup(&f->arena, p, (size_t)(s - p));
 }
 
 static const char *multiarch(void)
@@ -45,72 +37,27 @@ static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
 {
 	struct jit_toolkit *tk = &jf->tk;
 	const struct cd_toolkit_facts *t = &f->toolkit;
+	const struct cd_toolkit *sel;
 
+	if (!t->items)
+		toolkit_probe(f);
 	tk->nvcc_on_path = jit_which(f, jf->env.path, "nvcc");
-	if (t->selected != CD_UNK && t->selected >= 0 && (size_t)t->selected < t->n &&
-	    t->items[t->selected].root) {
-		tk->cuda_home = t->items[t->selected].root;
-		tk->via = t->items[t->selected].found_via;
-		tk->from_probe = 1;
-		tk->reason = t->selected_reason;
+	tk->reason = t->selected_reason;
+	if (t->selected == CD_UNK || t->selected < 0 || (size_t)t->selected >= t->n) {
+		/* None (CUDA_HOME would be None), or a value that is no toolkit
+		 * directory (a relative CUDA_HOME): nothing to build with. */
+		tk->cuda_home = t->cuda_home;
+		tk->via = t->cuda_home ? NULL : "none";
+		tk->home_exists = t->cuda_home ? CD_TRI_NO : CD_TRI_UNKNOWN;
 		return;
 	}
-	if (jf->env.cuda_home && *jf->env.cuda_home) {
-		tk->cuda_home = jf->env.cuda_home, tk->via = "CUDA_HOME";
-		tk->reason = "CUDA_HOME is set; torch uses it as is";
-	} else if (jf->env.cuda_path && *jf->env.cuda_path) {
-		tk->cuda_home = jf->env.cuda_path, tk->via = "CUDA_PATH";
-		tk->reason = "CUDA_HOME is unset and CUDA_PATH is set; torch uses it as is";
-	} else if (tk->nvcc_on_path) {
-		/* dirname(dirname(nvcc)), links not resolved: /usr/bin/nvcc gives /usr. */
-		tk->cuda_home = parent(f, parent(f, tk->nvcc_on_path)), tk->via = "PATH";
-		tk->reason = arena_printf(&f->arena,
-					  "CUDA_HOME and CUDA_PATH are unset; nvcc on PATH is %s",
-					  tk->nvcc_on_path);
-	} else if (file_is_dir(&f->root, "/usr/local/cuda")) {
-		tk->cuda_home = "/usr/local/cuda", tk->via = "default";
-		tk->reason = "CUDA_HOME and CUDA_PATH are unset, no nvcc on PATH; the default "
-			     "/usr/local/cuda exists";
-	} else {
-		tk->via = "none";
-		tk->reason = "CUDA_HOME and CUDA_PATH are unset, no nvcc on PATH, and "
-			     "/usr/local/cuda does not exist: torch's CUDA_HOME is None";
-	}
-}
-
-/* The version a toolkit root states in its files (no execution). */
-static const char *root_version(struct cd_facts *f, const char *home, const char **src)
-{
-	char v[64];
-	size_t len = 0;
-	char *s;
-	DIR *d;
-	struct dirent *e;
-	int cv, n = 0;
-
-	if ((s = jit_slurp(f, pj(f, home, "version.json"), 1 << 20, &len)) &&
-	    jp_version_json((const uint8_t *)s, len, v, sizeof(v)) == 0)
-		return *src = "version.json", arena_strdup(&f->arena, v);
-	if ((s = jit_slurp(f, pj(f, home, "version.txt"), 64 << 10, &len)) &&
-	    jp_version_txt((const uint8_t *)s, len, v, sizeof(v)) == 0)
-		return *src = "version.txt", arena_strdup(&f->arena, v);
-	/* A toolkit assembled from pip wheels keeps their dist-info. */
-	if ((d = file_opendir(&f->root, pj(f, home, "dist-info")))) {
-		const char *found = NULL;
-		while (!found && (e = readdir(d)) && n++ < 1024)
-			if (!strncmp(e->d_name, "nvidia_cuda_nvcc-", 17) &&
-			    str_has_suffix(e->d_name, ".dist-info"))
-				found = arena_strndup(&f->arena, e->d_name + 17,
-						      strlen(e->d_name) - 17 - 10);
-		closedir(d);
-		if (found)
-			return *src = "dist-info", found;
-	}
-	if ((s = jit_slurp(f, pj(f, home, "include/cuda.h"), 4 << 20, &len)) &&
-	    jp_cuda_h_version((const uint8_t *)s, len, &cv) == 0)
-		return *src = "cuda.h",
-		       arena_printf(&f->arena, "%d.%d", cv / 1000, (cv % 1000) / 10);
-	return NULL;
+	sel = &t->items[t->selected];
+	tk->cuda_home = sel->root;
+	tk->via = sel->found_via;
+	tk->home_exists = sel->exists;
+	tk->nvcc = sel->nvcc_path;
+	tk->nvcc_version = t->nvcc_version;
+	tk->nvcc_version_source = t->nvcc_version ? sel->nvcc_version_source : NULL;
 }
 
 /* Last resort on the real root: ask nvcc, as torch and DeepSpeed do. */
@@ -131,28 +78,16 @@ static const char *ask_nvcc(struct cd_facts *f, const char *nvcc)
 	return res;
 }
 
+/* What torch passes with -I and -L; nvcc --version when no file states it. */
 static void nvcc_facts(struct cd_facts *f, struct cd_jit_facts *jf)
 {
 	struct jit_toolkit *tk = &jf->tk;
-	const char *nvcc, *src = NULL;
 
-	tk->nvcc_major = tk->nvcc_minor = -1;
-	tk->home_exists = file_is_dir(&f->root, tk->cuda_home) ? CD_TRI_YES : CD_TRI_NO;
-	nvcc = pj(f, tk->cuda_home, "bin/nvcc");
-	if (file_is_reg(&f->root, nvcc))
-		tk->nvcc = nvcc;
 	tk->include_dir = pj(f, tk->cuda_home, "include");
 	tk->lib_dir = pj(f, tk->cuda_home, "lib64");
 	if (!file_is_dir(&f->root, tk->lib_dir) &&
 	    file_is_dir(&f->root, pj(f, tk->cuda_home, "lib")))
 		tk->lib_dir = pj(f, tk->cuda_home, "lib");
-	if (tk->from_probe && f->toolkit.nvcc_version) {
-		tk->nvcc_version = f->toolkit.nvcc_version;
-		tk->nvcc_version_source = f->toolkit.items[f->toolkit.selected].nvcc_version_source;
-	} else if (tk->home_exists == CD_TRI_YES) {
-		tk->nvcc_version = root_version(f, tk->cuda_home, &src);
-		tk->nvcc_version_source = src;
-	}
 	if (!tk->nvcc_version && tk->nvcc && f->root.is_host) {
 		tk->nvcc_version = ask_nvcc(f, tk->nvcc);
 		tk->nvcc_version_source = tk->nvcc_version ? "nvcc --version" : NULL;
@@ -431,17 +366,32 @@ static void elsewhere(struct cd_facts *f, struct cd_jit_facts *jf, const struct 
 	}
 }
 
+/* The nvcc version of another toolkit root, as the toolkit probe reads it:
+ * its own item when it listed this root, else a scan of the root (tkscan). */
+static const char *other_version(struct cd_facts *f, const char *dir, const char *real)
+{
+	struct cd_toolkit t;
+	size_t i;
+
+	for (i = 0; i < f->toolkit.n; i++) {
+		const struct cd_toolkit *it = &f->toolkit.items[i];
+		if (it->realpath && !strcmp(it->realpath, real))
+			return it->nvcc_version ? it->nvcc_version : it->version;
+	}
+	tkscan_fill(f, dir, "other", &t);
+	return t.nvcc_version ? t.nvcc_version : t.version;
+}
+
 static void others(struct cd_facts *f, struct cd_jit_facts *jf, const struct roots *r)
 {
 	struct jit_toolkit *tk = &jf->tk;
-	const char *src;
 	size_t k;
 
 	for (k = 0; k < r->n && tk->n_others < JIT_OTHERS_MAX; k++) {
 		if (!file_is_reg(&f->root, pj(f, r->dir[k], "bin/nvcc")))
 			continue;
 		tk->others[tk->n_others] = r->dir[k];
-		tk->others_version[tk->n_others] = root_version(f, r->dir[k], &src);
+		tk->others_version[tk->n_others] = other_version(f, r->dir[k], r->real[k]);
 		tk->n_others++;
 	}
 }
@@ -452,6 +402,7 @@ void jit_probe_toolkit(struct cd_facts *f, struct cd_jit_facts *jf)
 	struct roots *r = calloc(1, sizeof(*r));
 	size_t i;
 
+	tk->nvcc_major = tk->nvcc_minor = -1;
 	select_home(f, jf);
 	needed_files(f, tk);
 	if (tk->cuda_home) {
@@ -463,8 +414,6 @@ void jit_probe_toolkit(struct cd_facts *f, struct cd_jit_facts *jf)
 				check_header(f, jf, &tk->files[i]);
 		}
 	} else {
-		tk->home_exists = CD_TRI_UNKNOWN;
-		tk->nvcc_major = tk->nvcc_minor = -1;
 		for (i = 0; i < tk->n_files; i++)
 			tk->files[i].present = CD_TRI_NO;
 	}

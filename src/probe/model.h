@@ -87,7 +87,8 @@ struct md_config {
 
 struct md_transformers {
 	const char *prefix;	   /* the Python environment */
-	const char *found_via;	   /* "--env", "VIRTUAL_ENV", "CONDA_PREFIX", "PATH" */
+	const char *found_via;	   /* python.found_via: "--env", "VIRTUAL_ENV", "CONDA_PREFIX",
+				      "PATH", "pyenv" */
 	const char *site_packages; /* where transformers was found */
 	const char *path;	   /* the package directory */
 	const char *version;
@@ -175,11 +176,6 @@ void tf_probe(struct cd_facts *f, struct cd_model_facts *m);	    /* transformers
 void tf_check_type(struct cd_facts *f, struct cd_model_facts *m);   /* after config.json */
 void weights_probe(struct cd_facts *f, struct cd_model_facts *m);   /* model_weights.c */
 void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *name);
-
-/* The Python environment's site-packages directories, best first (the one
- * lookup to switch to the full Python probe when it lands). n is the count. */
-size_t tf_site_dirs(struct cd_facts *f, const char **prefix, const char **via, const char **dirs,
-		    size_t max);
 
 /* File helpers shared by the model probe files (model_io.c). */
 enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size, const char **blob,

@@ -37,22 +37,6 @@ const char *md_join(struct cd_facts *f, const char *dir, const char *name)
 	return arena_printf(&f->arena, "%.*s/%s", (int)n, dir, name);
 }
 
-/* Host path of the parent, plus the last component unresolved (for lstat). */
-static int host_nofollow(const struct cd_root *r, const char *path, char *out, size_t cap)
-{
-	char dir[PATH_MAX];
-	const char *base = strrchr(path, '/');
-
-	if (!base || str_ncopy(dir, sizeof(dir), path, (size_t)(base - path)) >= sizeof(dir))
-		return CD_ERANGE;
-	if (root_host_path(r, dir[0] ? dir : "/", out, cap))
-		return CD_ERANGE;
-	if (strlen(out) + strlen(base) >= cap)
-		return CD_ERANGE;
-	memcpy(out + strlen(out), base, strlen(base) + 1);
-	return 0;
-}
-
 static enum md_fstate from_errno(struct cd_facts *f, int e, const char **problem)
 {
 	*problem = arena_strdup(&f->arena, strerror(e));
@@ -74,7 +58,7 @@ enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size
 	*problem = NULL;
 	if (blob)
 		*blob = NULL;
-	if (host_nofollow(&f->root, path, host, sizeof(host)))
+	if (root_entry_path(&f->root, path, host, sizeof(host)))
 		return (*problem = "path too long"), MD_F_UNREADABLE;
 	if (lstat(host, &st) != 0)
 		return from_errno(f, errno, problem);

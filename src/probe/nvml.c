@@ -270,25 +270,12 @@ static void versions(struct iso_out *o, void **fn)
 void nvml_query(struct iso_out *o, void *arg)
 {
 	void *fn[F_N];
-	const char *missing;
 	struct dlib d;
 	unsigned int count = 0, i;
 	int rc;
 
-	iso_stage(o, "dlopen");
-	if (dlib_open(&d, (const char *)arg)) {
-		iso_emit(o, "dlerror", d.error);
+	if (dlib_load_emit(o, &d, (const char *)arg, syms, F_N, fn))
 		return;
-	}
-	iso_emit(o, "loaded_as", d.loaded_as);
-	iso_emit(o, "path", d.path);
-	if (dlib_bind(&d, syms, F_N, fn, &missing)) {
-		iso_emit(o, "missing", missing);
-		return;
-	}
-	for (i = 0; i < F_N; i++)
-		if (!fn[i])
-			iso_emit(o, "absent", syms[i].name);
 	iso_stage(o, syms[F_INIT].name);
 	rc = ((fn_void)fn[F_INIT])();
 	iso_emitf(o, "init_rc", "%d", rc);

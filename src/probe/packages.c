@@ -280,15 +280,15 @@ static int by_name(const void *x, const void *y)
 	return strcmp(a->path ? a->path : "", b->path ? b->path : "");
 }
 
-static struct cd_package *find_dist(struct pctx *c, size_t n_dist, const char *name)
+const struct cd_package *packages_find(const struct cd_package *pk, size_t n, const char *name)
 {
-	size_t lo = 0, hi = n_dist;
+	size_t lo = 0, hi = pk ? n : 0;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int k = strcmp(c->pk[mid].name, name);
+		int k = strcmp(pk[mid].name, name);
 		if (!k)
-			return &c->pk[mid];
+			return &pk[mid];
 		if (k < 0)
 			lo = mid + 1;
 		else
@@ -358,7 +358,7 @@ static void scan_conda(struct pctx *c, size_t n_dist)
 		name = norm(c, pypi_name(r.name));
 		if (!name)
 			continue;
-		p = find_dist(c, n_dist, name);
+		p = (struct cd_package *)packages_find(c->pk, n_dist, name);
 		if (!p) {
 			if (!(p = new_pkg(c)))
 				break;
@@ -439,7 +439,8 @@ void packages_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	read_installers(&c);
 	st->packages = arena_calloc(c.a, c.n ? c.n : 1, sizeof(*st->packages));
 	if (st->packages) {
-		memcpy(st->packages, c.pk, c.n * sizeof(*c.pk));
+		if (c.n) /* c.pk is NULL when nothing was found */
+			memcpy(st->packages, c.pk, c.n * sizeof(*c.pk));
 		st->n_packages = c.n;
 	}
 	free(c.pk);

@@ -501,6 +501,7 @@ void python_probe(struct cd_facts *f, struct cd_python_facts *py)
 	if (!py->implementation && py->kind)
 		py->implementation = "cpython";
 	find_sites(c);
+	python_find_header(f, py);
 	py->n_site = c->n_site;
 	py->site = arena_calloc(c->a, c->n_site ? c->n_site : 1, sizeof(*py->site));
 	if (py->site)

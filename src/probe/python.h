@@ -41,11 +41,26 @@ struct cd_python_facts {
 	struct cd_site_dir *site; /* in sys.path order: the first copy of a package wins */
 	const char *problem;	  /* why the environment is unusable; NULL when fine */
 	const char *searched;	  /* what was looked at when nothing was found */
+	/* Python.h a C extension build includes (python_dirs.c); NULL when none
+	 * of the directories looked at, in python_h_searched, has it. */
+	const char *python_h;
+	size_t n_python_h_searched;
+	const char **python_h_searched;
 };
 
 void python_probe(struct cd_facts *f, struct cd_python_facts *py);
 /* The values PEP 508 markers see in this environment (Linux, CPython unless
  * the environment says otherwise); unknown facts stay NULL. */
 void python_marker_env(const struct cd_python_facts *py, struct pep508_env *env);
+
+/* python_dirs.c. The directory `import NAME` loads a top-level package from:
+ * the first site directory (sys.path order) holding NAME/__init__.py, else
+ * the first holding a NAME/ directory (a namespace package). *site, when
+ * given, gets its index in py->site. NULL when no site directory has it. */
+const char *python_module_dir(struct cd_facts *f, const struct cd_python_facts *py,
+			      const char *name, size_t *site);
+/* Fill python_h and python_h_searched: include/pythonX.Y/Python.h of the
+ * prefix, the base prefix, /usr, /usr/local. Run by python_probe. */
+void python_find_header(struct cd_facts *f, struct cd_python_facts *py);
 
 #endif

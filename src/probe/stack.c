@@ -12,19 +12,7 @@
 
 const struct cd_package *stack_find(const struct cd_stack_facts *st, const char *name)
 {
-	size_t lo = 0, hi = st ? st->n_packages : 0;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int k = strcmp(st->packages[mid].name, name);
-		if (!k)
-			return &st->packages[mid];
-		if (k < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return st ? packages_find(st->packages, st->n_packages, name) : NULL;
 }
 
 static void torch_probe(struct cd_facts *f, struct cd_stack_facts *st)

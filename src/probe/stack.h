@@ -74,5 +74,7 @@ void packages_probe(struct cd_facts *f, struct cd_stack_facts *st);
 
 /* A package by normalised name; NULL when not installed. */
 const struct cd_package *stack_find(const struct cd_stack_facts *st, const char *name);
+/* The same over n packages sorted by name (packages.c). */
+const struct cd_package *packages_find(const struct cd_package *pk, size_t n, const char *name);
 
 #endif

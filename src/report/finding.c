@@ -21,24 +21,6 @@ void findings_init(struct cd_findings *fs, struct cd_arena *arena)
 	fs->arena = arena;
 }
 
-__attribute__((format(printf, 2, 0))) static char *vfmt(struct cd_arena *a, const char *fmt,
-							va_list ap)
-{
-	va_list cp;
-	int n;
-	char *p;
-
-	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
-	va_end(cp);
-	if (n < 0)
-		return NULL;
-	p = arena_alloc(a, (size_t)n + 1);
-	if (p)
-		vsnprintf(p, (size_t)n + 1, fmt, ap);
-	return p;
-}
-
 struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_severity sev,
 				const char *section, const char *title_fmt, ...)
 {
@@ -62,7 +44,7 @@ struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_
 	f->severity = sev;
 	f->section = section;
 	va_start(ap, title_fmt);
-	f->title = vfmt(fs->arena, title_fmt, ap);
+	f->title = arena_vprintf(fs->arena, title_fmt, ap);
 	va_end(ap);
 	fs->items[fs->n++] = f;
 	return f;
@@ -75,7 +57,7 @@ void finding_detail(struct cd_finding *f, struct cd_arena *a, const char *fmt, .
 	if (!f)
 		return;
 	va_start(ap, fmt);
-	f->detail = vfmt(a, fmt, ap);
+	f->detail = arena_vprintf(a, fmt, ap);
 	va_end(ap);
 }
 
@@ -86,7 +68,7 @@ void finding_evidence(struct cd_finding *f, struct cd_arena *a, const char *fmt,
 	if (!f || f->n_evidence >= CD_FINDING_LINES_MAX)
 		return;
 	va_start(ap, fmt);
-	f->evidence[f->n_evidence] = vfmt(a, fmt, ap);
+	f->evidence[f->n_evidence] = arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	if (f->evidence[f->n_evidence])
 		f->n_evidence++;
@@ -99,7 +81,7 @@ void finding_fix(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 	if (!f || f->n_fix >= CD_FINDING_LINES_MAX)
 		return;
 	va_start(ap, fmt);
-	f->fix[f->n_fix] = vfmt(a, fmt, ap);
+	f->fix[f->n_fix] = arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	if (f->fix[f->n_fix])
 		f->n_fix++;

@@ -4,14 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/color.h"
 #include "report/model_render.h"
-
-#define C_RED  "\033[31m"
-#define C_YEL  "\033[33m"
-#define C_GRN  "\033[32m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
 
 enum block { B_LOCATION, B_CONFIG, B_WEIGHTS, B_MEMORY };
 
@@ -26,11 +20,6 @@ static enum block block_of(const char *id)
 	    !strcmp(id, "model-dtype-unsupported") || !strcmp(id, "model-attn-unsupported"))
 		return B_MEMORY;
 	return B_CONFIG;
-}
-
-static const char *col(const struct cd_render *r, const char *c)
-{
-	return r->color ? c : "";
 }
 
 static const char *unk(const char *s)
@@ -201,36 +190,10 @@ static void memory(const struct cd_render *r, const struct mp_request *q,
 				       : "unknown");
 }
 
-static void finding_block(const struct cd_render *r, const struct cd_finding *x)
-{
-	size_t i;
-
-	fprintf(r->out, "  %s%s%s %s%s%s\n",
-		x->severity == CD_SEV_ERROR	? col(r, C_RED)
-		: x->severity == CD_SEV_WARNING ? col(r, C_YEL)
-						: col(r, C_DIM),
-		x->severity == CD_SEV_ERROR	? "✗"
-		: x->severity == CD_SEV_WARNING ? "!"
-						: "i",
-		col(r, C_OFF), col(r, C_BOLD), x->title ? x->title : x->id, col(r, C_OFF));
-	fprintf(r->out, "      %s[%s %s]%s\n", col(r, C_DIM), severity_name(x->severity), x->id,
-		col(r, C_OFF));
-	if (x->detail)
-		fprintf(r->out, "      %s\n", x->detail);
-	for (i = 0; i < x->n_evidence; i++)
-		fprintf(r->out, "      - %s\n", x->evidence[i]);
-	for (i = 0; i < x->n_fix; i++)
-		fprintf(r->out, "      %sfix:%s %s\n", col(r, C_GRN), col(r, C_OFF), x->fix[i]);
-}
-
 static void text(const struct cd_render *r, const struct cd_facts *f,
 		 const struct cd_model_facts *m, const struct mp_request *q,
 		 const struct cd_model_plan *p, const struct cd_findings *fs)
 {
-	size_t i, n[3] = {0, 0, 0};
-
-	for (i = 0; i < fs->n; i++)
-		n[fs->items[i]->severity]++;
 	if (!r->quiet) {
 		fprintf(r->out, "cuda-doctor %s model %s%s\n", CD_VERSION, m->spec,
 			f->root.is_host ? "" : "  (--root)");
@@ -245,13 +208,7 @@ static void text(const struct cd_render *r, const struct cd_facts *f,
 			memory(r, q, p);
 		}
 	}
-	if (fs->n)
-		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
-	for (i = 0; i < fs->n; i++)
-		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			finding_block(r, fs->items[i]);
-	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[2], n[2] == 1 ? "" : "s",
-		n[1], n[1] == 1 ? "" : "s", n[0], n[0] == 1 ? "" : "s");
+	text_findings(r, fs);
 }
 
 static int markdown(const struct cd_render *r, const struct cd_facts *f,

@@ -40,6 +40,10 @@ json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, cons
 int json_print(FILE *out, json_t *root);
 
 void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
+/* The end of every command's text report: "Findings", each finding (mark
+ * and title, [severity id], detail, evidence, fixes; notes not with -q) and
+ * the count of errors, warnings and notes. */
+void text_findings(const struct cd_render *r, const struct cd_findings *fs);
 /* The Python / PyTorch section of the text report (stack_report.c). */
 void stack_text(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 void markdown_report(const struct cd_render *r, const struct cd_facts *f,

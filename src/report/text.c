@@ -4,19 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/color.h"
 #include "report/render.h"
-
-#define C_RED  "\033[31m"
-#define C_YEL  "\033[33m"
-#define C_GRN  "\033[32m"
-#define C_DIM  "\033[2m"
-#define C_BOLD "\033[1m"
-#define C_OFF  "\033[0m"
-
-static const char *col(const struct cd_render *r, const char *c)
-{
-	return r->color ? c : "";
-}
 
 void fmt_bytes(int64_t bytes, char *out, size_t cap)
 {
@@ -220,7 +209,7 @@ static void env_section(const struct cd_render *r, const struct cd_facts *f,
 			e->n_ld_library_path_duplicate);
 }
 
-static void finding_block(const struct cd_render *r, const struct cd_finding *x)
+static void text_finding(const struct cd_render *r, const struct cd_finding *x)
 {
 	size_t i;
 
@@ -240,15 +229,25 @@ static void finding_block(const struct cd_render *r, const struct cd_finding *x)
 		fprintf(r->out, "      %sfix:%s %s\n", col(r, C_GRN), col(r, C_OFF), x->fix[i]);
 }
 
+void text_findings(const struct cd_render *r, const struct cd_findings *fs)
+{
+	size_t i, n[3] = {0, 0, 0};
+
+	for (i = 0; i < fs->n; i++)
+		if ((unsigned)fs->items[i]->severity < 3)
+			n[fs->items[i]->severity]++;
+	if (fs->n)
+		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
+	for (i = 0; i < fs->n; i++)
+		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
+			text_finding(r, fs->items[i]);
+	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", n[CD_SEV_ERROR],
+		n[CD_SEV_ERROR] == 1 ? "" : "s", n[CD_SEV_WARNING],
+		n[CD_SEV_WARNING] == 1 ? "" : "s", n[CD_SEV_INFO], n[CD_SEV_INFO] == 1 ? "" : "s");
+}
+
 void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs)
 {
-	size_t i, nerr = 0, nwarn = 0, ninfo = 0;
-
-	for (i = 0; i < fs->n; i++) {
-		nerr += fs->items[i]->severity == CD_SEV_ERROR;
-		nwarn += fs->items[i]->severity == CD_SEV_WARNING;
-		ninfo += fs->items[i]->severity == CD_SEV_INFO;
-	}
 	if (!r->quiet) {
 		fprintf(r->out, "cuda-doctor %s %s%s\n", CD_VERSION, r->command,
 			f->root.is_host ? "" : "  (--root)");
@@ -259,11 +258,5 @@ void text_report(const struct cd_render *r, const struct cd_facts *f, const stru
 		stack_text(r, f, fs);
 		env_section(r, f, fs);
 	}
-	if (fs->n)
-		fprintf(r->out, "%sFindings\n", r->quiet ? "" : "\n");
-	for (i = 0; i < fs->n; i++)
-		if (!r->quiet || fs->items[i]->severity != CD_SEV_INFO)
-			finding_block(r, fs->items[i]);
-	fprintf(r->out, "\n%zu error%s, %zu warning%s, %zu note%s\n", nerr, nerr == 1 ? "" : "s",
-		nwarn, nwarn == 1 ? "" : "s", ninfo, ninfo == 1 ? "" : "s");
+	text_findings(r, fs);
 }

@@ -60,6 +60,22 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(jqr .jit.python.torch.cuda)" = 12.4 ]
 }
 
+@test "torch on PYTHONPATH ahead of the venv: jit reads the copy Python imports" {
+	jf_healthy
+	pp="$R/srv/pp"
+	mkdir -p "$pp/torch" "$pp/torch-2.4.0+cu121.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0+cu121\n\n' \
+		>"$pp/torch-2.4.0+cu121.dist-info/METADATA"
+	printf "__version__ = '2.4.0+cu121'\ncuda = '12.1'\n" >"$pp/torch/version.py"
+	JF_ENV=(PYTHONPATH=/srv/pp)
+	jf_run --json
+	[ "$status" -eq 0 ]
+	[ "$(jqr .jit.python.site_packages)" = /srv/pp ]
+	[ "$(jqr .jit.python.torch.version)" = 2.4.0+cu121 ]
+	[ "$(sev nvcc-torch-mismatch)" = warning ]
+	[ "$(jqr .jit.python.prefix)" = /opt/venv ]
+}
+
 @test "golden: the jit object of the healthy fixture" {
 	jf_healthy
 	jf_run --json
@@ -154,6 +170,26 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(jqr .jit.toolkit.cuda_home)" = null ]
 	[ "$(op_state cpu_adam)" = ready ]
 	[ "$(op_reason fused_adam)" = toolkit-missing ]
+}
+
+@test "no selection by the toolkit probe: its reason, and toolkit-missing" {
+	jf_healthy
+	JF_ENV=(CUDA_HOME=cuda-12.4) # relative: no toolkit directory
+	jf_run --json
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.toolkit.cuda_home)" = cuda-12.4 ]
+	[ "$(jqr .jit.toolkit.exists)" = false ]
+	[ "$(jqr .jit.toolkit.reason)" = "CUDA_HOME is set; torch.utils.cpp_extension uses it as is" ]
+	[ "$(jqr '.findings[0].title')" = "CUDA_HOME cuda-12.4 is not a toolkit directory" ]
+	fixes toolkit-missing | grep -qx 'export CUDA_HOME=/usr/local/cuda-12.4'
+	[ "$(op_reason fused_adam)" = toolkit-missing ]
+	JF_ENV=(CUDA_HOME= CUDA_PATH=) # torch takes the empty CUDA_PATH as it is
+	jf_run --json
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.toolkit.cuda_home)" = null ]
+	[ "$(jqr .jit.toolkit.via)" = none ]
+	[[ "$(jqr .jit.toolkit.reason)" == "CUDA_PATH is set but empty"* ]]
+	[ "$(sev toolkit-missing)" = error ]
 }
 
 @test "unreadable or corrupt version files: fall back to cuda.h; nvcc is never run" {

@@ -42,9 +42,12 @@ jf_compilers() { # GCC-MAJOR: gcc, g++, c++ and ninja in /usr/bin
 	jf_script /usr/bin/ninja "1.11.1"
 }
 
-jf_venv() { # PYVER TORCH-CUDA: /opt/venv with torch, and Python.h of the base
-	local py=$1 sp="$R/opt/venv/lib/python$1/site-packages"
+jf_venv() { # PYVER TORCH-CUDA: /opt/venv with torch (pip's dist-info and torch/version.py), and Python.h of the base
+	local py=$1 sp="$R/opt/venv/lib/python$1/site-packages" tv="2.5.1+cu${2//./}"
 	mkdir -p "$sp/torch/include/ATen/cuda" "$R/opt/venv/bin" "$R/usr/include/python$py"
+	rm -rf "$sp"/torch-*.dist-info
+	mkdir -p "$sp/torch-$tv.dist-info"
+	printf 'Metadata-Version: 2.1\nName: torch\nVersion: %s\n\n' "$tv" >"$sp/torch-$tv.dist-info/METADATA"
 	printf 'home = /usr/bin\nimplementation = CPython\nversion_info = %s.3\n' "$py" \
 		>"$R/opt/venv/pyvenv.cfg"
 	jf_script "/opt/venv/bin/python3" "Python $py.3"

@@ -559,12 +559,31 @@ EOF
 	[ "$(jqr .model.transformers.knows_model_type)" = true ]
 	mk_tf "$ROOT/pyenv/versions/3.11.7" 4.57.1 llama
 	rm "$ROOT/pyenv/versions/3.11.7/pyvenv.cfg"
-	mkdir -p "$ROOT/pyenv/shims" && touch "$ROOT/pyenv/shims/python3"
+	mkdir -p "$ROOT/pyenv/shims"
+	printf '#!/usr/bin/env bash\nset -e\nexec "/pyenv/libexec/pyenv" exec "$program" "$@"\n' \
+		>"$ROOT/pyenv/shims/python3"
 	echo 3.11.7 >"$ROOT/pyenv/version"
 	run cdp "/pyenv/shims:/usr/bin"
 	[ "$(jqr .model.transformers.prefix)" = /pyenv/versions/3.11.7 ]
+	[ "$(jqr .model.transformers.found_via)" = pyenv ]
 	[ "$(jqr .model.transformers.version)" = 4.57.1 ]
 	ENVS=(PYENV_VERSION=system)
 	run cdp "/pyenv/shims:/venv/bin"
 	[ "$(jqr .model.transformers.prefix)" = /venv ]
+}
+
+@test "transformers earlier on PYTHONPATH is the copy judged; flash_attn's version from its dist-info" {
+	tiny_model "$ROOT/m"
+	mk_tf "$ROOT/pp" 4.57.1 llama
+	sp=/pp/lib/python3.11/site-packages
+	mkdir -p "$ROOT$sp/flash_attn" "$ROOT$sp/flash_attn-2.6.3.dist-info"
+	touch "$ROOT$sp/flash_attn/__init__.py"
+	ENVS=(PYTHONPATH=$sp)
+	run cdm /m --json
+	[ "$status" -eq 0 ]
+	[ "$(jqr .model.transformers.prefix)" = /venv ]
+	[ "$(jqr .model.transformers.site_packages)" = $sp ]
+	[ "$(jqr .model.transformers.version)" = 4.57.1 ]
+	[ "$(jqr .model.transformers.flash_attn)" = true ]
+	[ "$(jqr .model.transformers.flash_attn_version)" = 2.6.3 ]
 }

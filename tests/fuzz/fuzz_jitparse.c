@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
 	struct jp_diag diags[8];
 	size_t na;
 	uint32_t mask;
-	int v, acc = 0;
+	int acc = 0;
 
 	jp_py_assign(p, n, "__version__", out, sizeof(out));
 	jp_py_assign(p, n, "cuda", out, sizeof(out));
@@ -30,9 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
 	jp_kv(p, n, "version_info", '=', out, sizeof(out));
 	jp_kv(p, n, "nvcc", '=', out, 8);
 	jp_nvcc_version(p, n, out, sizeof(out));
-	jp_cuda_h_version(p, n, &v);
-	jp_version_txt(p, n, out, sizeof(out));
-	jp_version_json(p, n, out, sizeof(out));
 	jp_compiler_version(p, n, out, sizeof(out));
 	jp_find_python_version(p, n, out, sizeof(out));
 	jp_arch_list(p, n, arch, JP_ARCH_MAX, &na, bad, sizeof(bad));

@@ -138,6 +138,18 @@ static void root_symlinks(void **state)
 	assert_true(file_is_dir(&r, "/usr/local/cuda/bin"));
 	assert_false(file_exists(&r, "/loop/x"));
 	assert_int_equal(root_host_path(&r, "/loop", host, sizeof(host)), CD_EFORMAT);
+	/* The link itself: its parent resolved, the last component kept. */
+	assert_int_equal(root_entry_path(&r, "/usr/local/cuda", host, sizeof(host)), 0);
+	snprintf(p, sizeof(p), "%s/usr/local/cuda", tmpl);
+	assert_string_equal(host, p);
+	assert_int_equal(file_readlink(&r, "/usr/local/cuda", host, sizeof(host)), 0);
+	assert_string_equal(host, "/usr/local/cuda-13.0");
+	assert_int_equal(root_entry_path(&r, "/usr/local/cuda/bin", host, sizeof(host)), 0);
+	snprintf(p, sizeof(p), "%s/usr/local/cuda-13.0/bin", tmpl);
+	assert_string_equal(host, p);
+	assert_int_equal(root_entry_path(&r, "/loop/x", host, sizeof(host)), CD_ENOENT);
+	assert_int_equal(root_entry_path(&r, "/usr/local/cuda", host, 8), CD_ENOENT);
+	assert_int_equal(root_entry_path(&r, "nothing", host, sizeof(host)), CD_ENOENT);
 	assert_int_equal(root_init(&r, "/nonexistent-cd", &err), CD_ENOENT);
 	snprintf(p, sizeof(p), "%s/usr/local/cuda-13.0/version.txt", tmpl);
 	assert_int_equal(root_init(&r, p, &err), CD_EUSAGE);

@@ -275,10 +275,12 @@ static void library_versioned_only(void **state)
 
 static void python_h_ninja(void **state)
 {
+	static const char *const searched[] = {"/usr/include/python3.12/Python.h"};
+
 	(void)state;
 	X.jf.py.python_h = NULL;
 	X.jf.py.n_searched = 1;
-	X.jf.py.searched[0] = "/usr/include/python3.12/Python.h";
+	X.jf.py.searched = searched;
 	X.jf.os_id = "ubuntu";
 	X.jf.ninja.path = NULL;
 	X.jf.ninja.env_bin = "/opt/venv/bin/ninja";
