@@ -1,11 +1,24 @@
 /* check: `cuda-doctor check` - probe everything, run every check, render. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "check/check.h"
 #include "cli/cli.h"
 #include "probe/probe.h"
 #include "report/render.h"
+
+/* -v: the peak memory of this process and of the isolated driver children,
+ * apart, since NVML's own initialisation dominates the second. */
+static void print_peak_memory(void)
+{
+	struct rusage self, kids;
+
+	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &kids))
+		return;
+	printf("peak memory: cuda-doctor %.1f MB, isolated driver queries %.1f MB\n",
+	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
+}
 
 int cmd_check(int argc, char **argv, struct cd_opts *opts)
 {
@@ -27,6 +40,8 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	check_all(&f, &fs);
 	render_init(&r, opts, "check");
 	rc = render_report(&r, &f, &fs);
+	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
+		print_peak_memory();
 	if (rc)
 		rc = CD_EXIT_INTERNAL;
 	else
