@@ -110,6 +110,36 @@ def main():
         t = json.loads(sh(sys.executable, "-c", code) or "{}")
         for k in ("version", "cuda", "arch_list"):
             add(f"torch.{k}", torch_rep.get(k), t.get(k), "import torch")
+    lib = rep.get("libraries")
+    if torch_rep and lib and lib.get("items") is not None:
+        code = ("import torch\nx=torch.randn(1,3,32,32,device='cuda'); c=torch.nn.Conv2d(3,8,3).cuda(); y=c(x)\n"
+                "a=torch.randn(64,64,device='cuda'); (a@a).sum().item(); torch.cuda.synchronize()\n"
+                "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '.so' in l})))")
+        mapped = set(sh(sys.executable, "-c", code).split())
+        ours = {os.path.realpath(i.get("realpath") or i.get("path") or "") for i in lib["items"]}
+        rel = lambda p: "/nvidia/" in p or "/torch/lib/" in p or "/torch/_C" in p
+        m = sorted(p for p in mapped if rel(p))
+        missing = [p for p in m if p not in ours]
+        add("libraries: NVIDIA and torch libraries mapped by torch that cuda-doctor predicts",
+            f"{len(m) - len(missing)} of {len(m)}", f"{len(m)} mapped",
+            "/proc/self/maps after import torch, a cuDNN convolution and a matmul", ok=not missing)
+        for p in missing:
+            add("libraries: mapped but not predicted", None, p, "/proc/self/maps", ok=False)
+        lazy = sorted(p for p in ours if p and rel(p) and p not in mapped)
+        add("libraries: predicted run-time loads this run did not trigger (information)", len(lazy), "-",
+            "; ".join(os.path.basename(p) for p in lazy)[:300], ok=True)
+        v = json.loads(sh(sys.executable, "-c", "import json,torch;print(json.dumps([torch.backends.cudnn.version(), list(torch.cuda.nccl.version())]))") or "[null,null]")
+        if v[0]:
+            ref = f"{v[0] // 10000}.{v[0] // 100 % 100}.{v[0] % 100}"
+            ours_v = torch_rep.get("cudnn_version")
+            add("torch.cudnn_version", ours_v, ref, "torch.backends.cudnn.version()",
+                ok=bool(ours_v) and (ours_v + ".").startswith(ref + "."))
+        if v[1]:
+            ref = ".".join(map(str, v[1]))
+            ours_v = torch_rep.get("nccl_version")
+            add("torch.nccl_version", ours_v, ref, "torch.cuda.nccl.version()",
+                ok=bool(ours_v) and (ours_v + ".").startswith(ref + "."))
+
     pk = rep.get("packages")
     if pk:
         from importlib import metadata
