@@ -175,15 +175,37 @@ static const char *without_dir(struct cd_arena *a, const char *ld, const char *d
 	return res;
 }
 
+/* The fix that takes dir off the loader's search path: the corrected
+ * LD_LIBRARY_PATH when it names dir, else the loader configuration line to
+ * delete. `what` names dir in the evidence ("the stub's directory"). */
+static void search_path_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_arena *a,
+			    const char *dir, const char *what)
+{
+	const char *ld = env_or_probe(f, "LD_LIBRARY_PATH", f->driver.ld_library_path), *clean;
+	int found = 0;
+
+	clean = ld ? without_dir(a, ld, dir, &found) : NULL;
+	if (ld && found) {
+		finding_evidence(x, a, "LD_LIBRARY_PATH names %s: %s", what, ld);
+		if (clean && *clean)
+			finding_fix(x, a, "export LD_LIBRARY_PATH=%s", clean);
+		else
+			finding_fix(x, a, "unset LD_LIBRARY_PATH");
+		return;
+	}
+	finding_fix(x, a,
+		    "grep -rn '%s' /etc/ld.so.conf /etc/ld.so.conf.d/   # delete that line, "
+		    "then: sudo ldconfig",
+		    dir[0] ? dir : "stubs");
+}
+
 static void stub_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_arena *a,
 		     const struct cd_driver_lib *l)
 {
-	const char *ld = env_or_probe(f, "LD_LIBRARY_PATH", f->driver.ld_library_path);
 	const char *file = l->loaded_as ? l->loaded_as : l->path;
-	const char *slash = file ? strrchr(file, '/') : NULL, *clean;
+	const char *slash = file ? strrchr(file, '/') : NULL;
 	const char *soname = l == &f->driver.cuda ? "libcuda.so.1" : "libnvidia-ml.so.1";
 	char dir[4096];
-	int found = 0;
 
 	str_ncopy(dir, sizeof(dir), file ? file : "", slash ? (size_t)(slash - file) : 0);
 	if (l->requested && strchr(l->requested, '/')) {
@@ -191,20 +213,7 @@ static void stub_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_a
 			    l == &f->driver.cuda ? "cuda" : "nvml", soname);
 		return;
 	}
-	clean = ld ? without_dir(a, ld, dir, &found) : NULL;
-	if (ld && found) {
-		finding_evidence(x, a, "LD_LIBRARY_PATH names the stub's directory: %s", ld);
-		if (clean && *clean)
-			finding_fix(x, a, "export LD_LIBRARY_PATH=%s", clean);
-		else
-			finding_fix(x, a, "unset LD_LIBRARY_PATH");
-	} else {
-		finding_fix(
-			x, a,
-			"grep -rn '%s' /etc/ld.so.conf /etc/ld.so.conf.d/   # delete that line, "
-			"then: sudo ldconfig",
-			dir[0] ? dir : "stubs");
-	}
+	search_path_fix(f, x, a, dir, "the stub's directory");
 	if (in_container(f))
 		container_gpu_fix(x, a);
 	finding_fix(x, a, "ldconfig -p | grep '%s'   # the driver's own copy must come first",
@@ -403,8 +412,7 @@ static void check_cuda_umd(const struct cd_facts *f, struct cd_findings *out)
 	const struct cd_driver_facts *d = &f->driver;
 	const char *kmod = d->kernel_module_version, *umd = d->cuda.file_version;
 	const char *file = d->cuda.path, *slash = file ? strrchr(file, '/') : NULL;
-	const char *ld = env_or_probe(f, "LD_LIBRARY_PATH", f->driver.ld_library_path), *clean;
-	int compat = file && strstr(file, "/compat/") != NULL, found = 0;
+	int compat = file && strstr(file, "/compat/") != NULL;
 	struct cd_finding *x;
 	char dir[4096];
 
@@ -436,20 +444,7 @@ static void check_cuda_umd(const struct cd_facts *f, struct cd_findings *out)
 			      : "");
 	finding_evidence(x, out->arena, "libcuda.so.1 loaded from %s (version %s)", file, umd);
 	kmod_evidence(x, out->arena, f);
-	clean = ld ? without_dir(out->arena, ld, dir, &found) : NULL;
-	if (ld && found) {
-		finding_evidence(x, out->arena, "LD_LIBRARY_PATH names its directory: %s", ld);
-		if (clean && *clean)
-			finding_fix(x, out->arena, "export LD_LIBRARY_PATH=%s", clean);
-		else
-			finding_fix(x, out->arena, "unset LD_LIBRARY_PATH");
-	} else {
-		finding_fix(
-			x, out->arena,
-			"grep -rn '%s' /etc/ld.so.conf /etc/ld.so.conf.d/   # delete that line, "
-			"then: sudo ldconfig",
-			dir);
-	}
+	search_path_fix(f, x, out->arena, dir, "its directory");
 	if (compat)
 		finding_fix(x, out->arena,
 			    "sudo apt-get remove 'cuda-compat-*'   # if installed as a package");
