@@ -48,8 +48,8 @@ static int uncovered(const struct cd_facts *f, const struct cd_archset *s, const
 
 	if (g->cc_major == CD_UNK || g->cc_minor == CD_UNK)
 		return 0;
-	c = archcov_covers(s->sass, s->n_sass, s->ptx, s->n_ptx, (int)g->cc_major,
-			   (int)g->cc_minor, NULL);
+	c = archcov_covers(s->sass, s->n_sass, s->ptx, s->n_ptx, (int)g->cc_major, (int)g->cc_minor,
+			   NULL);
 	*why = NULL;
 	if (c == ARCHCOV_NONE)
 		return 1;
@@ -81,11 +81,10 @@ static void torch_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_
 	}
 	snprintf(ver, sizeof(ver), "%.*s", (int)strcspn(t->version ? t->version : "", "+"),
 		 t->version ? t->version : "");
-	finding_evidence(x, a, "torch %s %s wheels are built for %s", p.torch, p.variant,
-			 p.archs);
+	finding_evidence(x, a, "torch %s %s wheels are built for %s", p.torch, p.variant, p.archs);
 	if (p.same_release && ver[0])
-		finding_fix(x, a, "%s --force-reinstall 'torch==%s' --index-url %s/%s", stack_pip(f),
-			    ver, WHL, p.variant);
+		finding_fix(x, a, "%s --force-reinstall 'torch==%s' --index-url %s/%s",
+			    stack_pip(f), ver, WHL, p.variant);
 	else
 		finding_fix(x, a, "%s --force-reinstall 'torch==%s.*' --index-url %s/%s",
 			    stack_pip(f), p.torch, WHL, p.variant);
@@ -111,7 +110,8 @@ static void torch_arch(const struct cd_facts *f, const struct cd_libs_facts *L,
 		if (!uncovered(f, &L->torch_arch, t->cuda, g, &why))
 			continue;
 		for (k = 0; k < i; k++)
-			dup |= f->gpus[k].cc_major == g->cc_major && f->gpus[k].cc_minor == g->cc_minor;
+			dup |= f->gpus[k].cc_major == g->cc_major &&
+			       f->gpus[k].cc_minor == g->cc_minor;
 		if (dup)
 			continue;
 		x = findings_add(out, "arch-unsupported", CD_SEV_ERROR, "python",
@@ -167,7 +167,8 @@ static void ext_arch(const struct cd_facts *f, const struct cd_ext *e, struct cd
 			finding_evidence(x, a, "%s holds %s", e->path, held);
 			if (e->package)
 				finding_fix(x, a,
-					    "TORCH_CUDA_ARCH_LIST=\"%lld.%lld\" %s --no-build-isolation "
+					    "TORCH_CUDA_ARCH_LIST=\"%lld.%lld\" %s "
+					    "--no-build-isolation "
 					    "--no-binary '%s' --force-reinstall --no-deps '%s%s%s'",
 					    (long long)g->cc_major, (long long)g->cc_minor,
 					    stack_pip(f), e->package, e->package,
@@ -175,11 +176,12 @@ static void ext_arch(const struct cd_facts *f, const struct cd_ext *e, struct cd
 			else
 				finding_fix(x, a,
 					    "# rebuild %s with TORCH_CUDA_ARCH_LIST=\"%lld.%lld\"",
-					    e->path, (long long)g->cc_major, (long long)g->cc_minor);
+					    e->path, (long long)g->cc_major,
+					    (long long)g->cc_minor);
 		}
 		finding_evidence(x, a, "GPU %lld: %s, compute capability %lld.%lld",
-				 (long long)g->index, g->name ? g->name : "?", (long long)g->cc_major,
-				 (long long)g->cc_minor);
+				 (long long)g->index, g->name ? g->name : "?",
+				 (long long)g->cc_major, (long long)g->cc_minor);
 	}
 }
 
@@ -196,8 +198,7 @@ static void ext_abi(const struct cd_facts *f, const struct cd_ext *e, struct cd_
 			 "%s%s%s was built against another torch: %zu of the torch symbols it "
 			 "imports are missing from torch %s",
 			 e->package ? e->package : e->path, e->version ? " " : "",
-			 e->version ? e->version : "", e->n_missing,
-			 t->version ? t->version : "?");
+			 e->version ? e->version : "", e->n_missing, t->version ? t->version : "?");
 	if (!x)
 		return;
 	finding_detail(x, a,

@@ -1,7 +1,8 @@
 /* compat: driver-too-old for the CUDA toolkit that extensions are built
- * with, and for the CUDA torch was built with and the libcudart it loads. Code nvcc X.Y produces links a CUDA X.Y runtime; it runs when the
- * driver supports CUDA X.Y (the CUDA version the driver reports), or, within
- * one major, through minor-version compatibility on a driver at or above the
+ * with, and for the CUDA torch was built with and the libcudart it loads.
+ * Code nvcc X.Y produces links a CUDA X.Y runtime; it runs when the driver
+ * supports CUDA X.Y (the CUDA version the driver reports), or, within one
+ * major, through minor-version compatibility on a driver at or above the
  * major's floor (kb/compat.h), except that PTX newer than the driver cannot be
  * JIT-compiled. Needs the driver probe's CUDA version; no finding without it. */
 #include <stdio.h>
@@ -78,7 +79,8 @@ static void floors(struct cd_finding *x, struct cd_arena *a, const struct compat
 		finding_evidence(x, a, "CUDA %s needs driver >= %s (%s)", rts, r->toolkit_min,
 				 r->toolkit_source);
 	if (r->minor_min[0])
-		finding_evidence(x, a, "minor-version compatibility for CUDA %d.x needs driver >= %s%s",
+		finding_evidence(x, a,
+				 "minor-version compatibility for CUDA %d.x needs driver >= %s%s",
 				 rt / 1000, r->minor_min,
 				 r->driver_version_checked ? "" : " (driver version not known)");
 }
@@ -123,30 +125,32 @@ static void torch_compat(const struct cd_facts *f, struct cd_findings *out)
 		x = findings_add(out, "driver-too-old", CD_SEV_ERROR, "python",
 				 "The driver supports CUDA %s; torch %s needs CUDA %s", dcs,
 				 t->version ? t->version : "", rts);
-		finding_detail(x, out->arena,
-			       "torch.cuda.is_available() is False and the first CUDA call fails "
-			       "with \"The NVIDIA driver on your system is too old\" (CUDA driver "
-			       "version is insufficient for CUDA runtime version).%s",
-			       rt / 1000 != dc / 1000
-				       ? " Minor-version compatibility does not cross a major version."
-				       : " The driver is also below the minor-version compatibility "
-					 "floor of its major.");
+		finding_detail(
+			x, out->arena,
+			"torch.cuda.is_available() is False and the first CUDA call fails "
+			"with \"The NVIDIA driver on your system is too old\" (CUDA driver "
+			"version is insufficient for CUDA runtime version).%s",
+			rt / 1000 != dc / 1000
+				? " Minor-version compatibility does not cross a major version."
+				: " The driver is also below the minor-version compatibility "
+				  "floor of its major.");
 	} else {
 		x = findings_add(out, "driver-too-old", CD_SEV_WARNING, "python",
 				 "torch's CUDA %s runtime runs on this CUDA %s driver only through "
 				 "minor-version compatibility",
 				 rts, dcs);
-		finding_detail(x, out->arena,
-			       "Kernels that exist only as PTX (and torch's run-time compiled "
-			       "kernels) cannot be JIT-compiled by this driver, and APIs newer than "
-			       "the driver fail with cudaErrorCallRequiresNewerDriver.");
+		finding_detail(
+			x, out->arena,
+			"Kernels that exist only as PTX (and torch's run-time compiled "
+			"kernels) cannot be JIT-compiled by this driver, and APIs newer than "
+			"the driver fail with cudaErrorCallRequiresNewerDriver.");
 	}
 	if (!x)
 		return;
 	finding_evidence(x, out->arena, "driver %s reports CUDA %s",
 			 f->driver.version ? f->driver.version : "(version unknown)", dcs);
-	finding_evidence(x, out->arena, "torch %s: built with CUDA %s", t->version ? t->version : "?",
-			 t->cuda);
+	finding_evidence(x, out->arena, "torch %s: built with CUDA %s",
+			 t->version ? t->version : "?", t->cuda);
 	if (cudart)
 		finding_evidence(x, out->arena, "libcudart torch loads: %s (%s)", cudart,
 				 L->cudart->version);

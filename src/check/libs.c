@@ -26,13 +26,13 @@
 static const char *wheel_for(const struct cd_facts *f, const char *lib)
 {
 	static const char *const map[][2] = {
-		{"libcudnn", "nvidia-cudnn"},	      {"libnccl", "nvidia-nccl"},
-		{"libcublas", "nvidia-cublas"},	      {"libcudart", "nvidia-cuda-runtime"},
-		{"libnvrtc", "nvidia-cuda-nvrtc"},    {"libnvJitLink", "nvidia-nvjitlink"},
-		{"libcufft", "nvidia-cufft"},	      {"libcurand", "nvidia-curand"},
-		{"libcusolver", "nvidia-cusolver"},   {"libcusparseLt", "nvidia-cusparselt"},
-		{"libcusparse", "nvidia-cusparse"},   {"libcupti", "nvidia-cuda-cupti"},
-		{"libcufile", "nvidia-cufile"},	      {"libnvshmem", "nvidia-nvshmem"},
+		{"libcudnn", "nvidia-cudnn"},	    {"libnccl", "nvidia-nccl"},
+		{"libcublas", "nvidia-cublas"},	    {"libcudart", "nvidia-cuda-runtime"},
+		{"libnvrtc", "nvidia-cuda-nvrtc"},  {"libnvJitLink", "nvidia-nvjitlink"},
+		{"libcufft", "nvidia-cufft"},	    {"libcurand", "nvidia-curand"},
+		{"libcusolver", "nvidia-cusolver"}, {"libcusparseLt", "nvidia-cusparselt"},
+		{"libcusparse", "nvidia-cusparse"}, {"libcupti", "nvidia-cuda-cupti"},
+		{"libcufile", "nvidia-cufile"},	    {"libnvshmem", "nvidia-nvshmem"},
 		{"libnvToolsExt", "nvidia-nvtx"}};
 	static const char *const owners[] = {"torch", "cuda-toolkit"};
 	const char *cuda = f->stack->torch.cuda;
@@ -155,8 +155,9 @@ static void shadow_fixes(const struct cd_facts *f, const struct cd_libs_facts *L
 			finding_fix(x, a, "export LD_LIBRARY_PATH='%s'   # without %s", fixed,
 				    it->shadow_entry);
 		else
-			finding_fix(x, a, "unset LD_LIBRARY_PATH   # its only entries shadow torch's "
-					  "libraries");
+			finding_fix(x, a,
+				    "unset LD_LIBRARY_PATH   # its only entries shadow torch's "
+				    "libraries");
 	} else if (it->how == LIBS_HOW_LD_PRELOAD) {
 		finding_fix(x, a, "unset LD_PRELOAD   # or drop %s from it", it->path);
 	} else if (it->intended && !it->mixed) {
@@ -173,8 +174,8 @@ static void shadow_fixes(const struct cd_facts *f, const struct cd_libs_facts *L
 	}
 }
 
-static void shadow_group(const struct cd_facts *f, const struct cd_libs_facts *L,
-			 const char *key, struct cd_findings *out)
+static void shadow_group(const struct cd_facts *f, const struct cd_libs_facts *L, const char *key,
+			 struct cd_findings *out)
 {
 	struct cd_arena *a = out->arena;
 	struct cd_finding *x = NULL;
@@ -208,9 +209,9 @@ static void shadow_group(const struct cd_facts *f, const struct cd_libs_facts *L
 			"after LD_LIBRARY_PATH: sub-libraries of another cuDNN release in one "
 			"process fail the first convolution with "
 			"CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH."
-		      : err ? " The two copies are different versions: expect \"undefined symbol\" "
-			      "errors or wrong results."
-			    : "");
+		: err ? " The two copies are different versions: expect \"undefined symbol\" "
+			"errors or wrong results."
+		      : "");
 	for (i = 0; i < L->n_items && x->n_evidence < CD_FINDING_LINES_MAX - 2; i++) {
 		const struct cd_lib_item *it = &L->items[i];
 		if (!it->intended || strcmp(group_key(it), key))
@@ -250,8 +251,8 @@ static void shadow_findings(const struct cd_facts *f, const struct cd_libs_facts
 
 /* ---- duplicates --------------------------------------------------------------- */
 
-static void duplicate_one(const struct cd_facts *f, const struct cd_lib_item *it,
-			  const char *what, struct cd_findings *out)
+static void duplicate_one(const struct cd_facts *f, const struct cd_lib_item *it, const char *what,
+			  struct cd_findings *out)
 {
 	struct cd_arena *a = out->arena;
 	struct cd_finding *x = NULL;
@@ -269,11 +270,12 @@ static void duplicate_one(const struct cd_facts *f, const struct cd_lib_item *it
 					 c->version, what, it->version);
 			if (!x)
 				return;
-			finding_detail(x, a,
-				       "torch loads %s; tools that search the system directories "
-				       "(python -m torch.utils.collect_env, ldconfig -p) report the "
-				       "other copy.",
-				       it->realpath ? it->realpath : it->path);
+			finding_detail(
+				x, a,
+				"torch loads %s; tools that search the system directories "
+				"(python -m torch.utils.collect_env, ldconfig -p) report the "
+				"other copy.",
+				it->realpath ? it->realpath : it->path);
 			finding_evidence(x, a, "loaded: %s %s (%s%s%s)",
 					 it->realpath ? it->realpath : it->path, it->version,
 					 it->rule ? it->rule : "?", it->owner ? ", " : "",

@@ -129,29 +129,32 @@ static int flag(const struct token *v)
 	return tok_is(v, "True") ? 1 : tok_is(v, "False") ? 0 : -1;
 }
 
-/* key and its value token v (already read). */
-static void take(struct scan *s, struct cd_arena *a, const struct token *key,
-		 const struct token *v, struct buildinfo *out)
+/* key and its value token v (already read); found is set when a value of
+ * a kept key was stored. */
+static void take(struct scan *s, struct cd_arena *a, const struct token *key, const struct token *v,
+		 struct buildinfo *out)
 {
-	int known = 1;
+	const char **slot = NULL;
+	int weak = 0;
+	size_t before = out->n_caps;
 
-	if (tok_is(key, "cuda_version"))
-		set_str(a, &out->cuda_version, v, 0);
-	else if (tok_is(key, "cuda_version_number"))
-		set_str(a, &out->cuda_version, v, 1);
-	else if (tok_is(key, "cudnn_version"))
-		set_str(a, &out->cudnn_version, v, 0);
-	else if (tok_is(key, "cudnn_version_number"))
-		set_str(a, &out->cudnn_version, v, 1);
-	else if (tok_is(key, "is_cuda_build") && flag(v) >= 0)
+	if (tok_is(key, "cuda_version") || (weak = tok_is(key, "cuda_version_number")))
+		slot = &out->cuda_version;
+	else if (tok_is(key, "cudnn_version") || (weak = tok_is(key, "cudnn_version_number")))
+		slot = &out->cudnn_version;
+	if (slot) {
+		set_str(a, slot, v, weak);
+		out->found |= *slot != NULL;
+	} else if (tok_is(key, "is_cuda_build") && flag(v) >= 0) {
 		out->is_cuda_build = flag(v);
-	else if (tok_is(key, "is_rocm_build") && flag(v) >= 0)
+		out->found = 1;
+	} else if (tok_is(key, "is_rocm_build") && flag(v) >= 0) {
 		out->is_rocm_build = flag(v);
-	else if (tok_is(key, "cuda_compute_capabilities") && v->kind == T_PUNCT && v->c == '[')
+		out->found = 1;
+	} else if (tok_is(key, "cuda_compute_capabilities") && v->kind == T_PUNCT && v->c == '[') {
 		caps_list(s, a, out);
-	else
-		known = 0;
-	out->found |= known;
+		out->found |= out->n_caps > before;
+	}
 }
 
 int buildinfo_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct buildinfo *out)

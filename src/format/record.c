@@ -53,7 +53,8 @@ int record_each(const uint8_t *p, size_t n, record_fn fn, void *ctx, size_t *ski
 	while (off < n && rows++ < RECORD_ROWS_MAX) {
 		size_t start = off;
 		if (!first_field(p, n, &off, path, &len)) {
-			if (skipped && !(off - start <= 2 && (p[start] == '\n' || p[start] == '\r')))
+			if (skipped &&
+			    !(off - start <= 2 && (p[start] == '\n' || p[start] == '\r')))
 				++*skipped;
 			continue;
 		}

@@ -48,8 +48,8 @@ static int ptx_runs(uint32_t key, unsigned gpu)
 	return arch <= gpu;
 }
 
-enum archcov archcov_covers(const uint32_t *sass, size_t n_sass, const uint32_t *ptx,
-			    size_t n_ptx, int cc_major, int cc_minor, uint32_t *via)
+enum archcov archcov_covers(const uint32_t *sass, size_t n_sass, const uint32_t *ptx, size_t n_ptx,
+			    int cc_major, int cc_minor, uint32_t *via)
 {
 	unsigned gpu;
 	size_t i;
@@ -158,14 +158,15 @@ static int pick(const char *torch_version, int cc_major, int cc_minor, int drive
 		release_of(torch_version, rel, sizeof(rel));
 	memset(&best, 0, sizeof(best));
 	while (kb_tsv_next(t)) {
-		const char *tv = kb_tsv_get(t, "torch_version"), *var = kb_tsv_get(t, "cuda_variant");
+		const char *tv = kb_tsv_get(t, "torch_version"),
+			   *var = kb_tsv_get(t, "cuda_variant");
 		const char *cu = kb_tsv_get(t, "cuda_version");
 		const char *al = kb_tsv_get(t, "torch_cuda_arch_list_linux_x86_64");
 		if (!tv || !var || !cu || !al || !*var)
 			continue;
 		archcov_parse_list(al, sass, &ns, ptx, &np, 64);
-		if (!any_arch && archcov_covers(sass, ns, ptx, np, cc_major, cc_minor, NULL) ==
-					 ARCHCOV_NONE)
+		if (!any_arch &&
+		    archcov_covers(sass, ns, ptx, np, cc_major, cc_minor, NULL) == ARCHCOV_NONE)
 			continue;
 		memset(&cand, 0, sizeof(cand));
 		str_copy(cand.torch, sizeof(cand.torch), tv);

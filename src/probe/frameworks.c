@@ -23,7 +23,7 @@ static const char **pins_of(struct cd_arena *a, const struct cd_package *p, size
 	*n = 0;
 	for (i = 0; v && p && i < p->n_requires && *n < PINS_MAX; i++)
 		if (str_has_prefix(p->requires[i], "nvidia-"))
-			v[(*n)++] = p->requires[i];
+	v[(*n)++] = p->requires[i];
 	return v;
 }
 
@@ -109,8 +109,8 @@ static void tensorflow(struct libs_run *r)
 	t->cuda_version = bi.cuda_version;
 	t->cudnn_version = bi.cudnn_version;
 	t->is_cuda_build = bi.is_cuda_build < 0 ? CD_TRI_UNKNOWN
-			   : bi.is_cuda_build	 ? CD_TRI_YES
-						 : CD_TRI_NO;
+			   : bi.is_cuda_build	? CD_TRI_YES
+						: CD_TRI_NO;
 	t->caps = arena_calloc(&r->f->arena, bi.n_caps ? bi.n_caps : 1, sizeof(char *));
 	for (i = 0; t->caps && i < bi.n_caps; i++)
 		t->caps[t->n_caps++] = bi.caps[i];

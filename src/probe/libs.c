@@ -4,11 +4,14 @@
  * (libs_ext.c, libs_abi.c) and the other frameworks (frameworks.c). */
 #include "probe/libs.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/opts.h"
 #include "core/str.h"
+#include "probe/fsutil.h"
 #include "probe/libs_int.h"
 #include "probe/libs_util.h"
 
@@ -36,6 +39,80 @@ int64_t libs_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)t.tv_sec * 1000000 + (int64_t)t.tv_nsec / 1000;
+}
+
+#define LISTS_MAX  160
+#define LIST_NAMES 8192
+
+struct libs_listing {
+	const char *dir;
+	const char **names;
+	size_t n;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Like fsu_list with prefix "lib", but the array grows with the directory
+ * (most hold a handful of libraries) instead of being allocated at its cap. */
+static const char **list_dir(struct libs_run *r, const char *dir, size_t *n)
+{
+	DIR *d = file_opendir(&r->f->root, dir);
+	const char **v = NULL, **g;
+	struct dirent *e;
+	size_t cap = 0, scanned = 0;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)) != NULL && ++scanned <= FSU_SCAN_MAX && *n < LIST_NAMES) {
+		if (strncmp(e->d_name, "lib", 3))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			g = arena_calloc(&r->f->arena, cap, sizeof(*g));
+			if (!g)
+				break;
+			if (*n)
+				memcpy(g, v, *n * sizeof(*g));
+			v = g;
+		}
+		v[*n] = arena_strdup(&r->f->arena, e->d_name);
+		if (v[*n])
+			(*n)++;
+	}
+	closedir(d);
+	if (!v)
+		v = arena_calloc(&r->f->arena, 1, sizeof(*v));
+	if (v && *n)
+		qsort(v, *n, sizeof(*v), cmp_name);
+	return v;
+}
+
+const char **libs_list(struct libs_run *r, const char *dir, size_t *n)
+{
+	struct libs_listing *l;
+	size_t i;
+
+	*n = 0;
+	if (!dir)
+		return NULL;
+	if (!r->lists)
+		r->lists = arena_calloc(&r->f->arena, LISTS_MAX, sizeof(*r->lists));
+	for (i = 0; r->lists && i < r->n_lists; i++)
+		if (!strcmp(r->lists[i].dir, dir)) {
+			*n = r->lists[i].n;
+			return r->lists[i].names;
+		}
+	if (!r->lists || r->n_lists >= LISTS_MAX)
+		return list_dir(r, dir, n);
+	l = &r->lists[r->n_lists++];
+	l->dir = arena_strdup(&r->f->arena, dir);
+	l->names = list_dir(r, dir, &l->n);
+	*n = l->n;
+	return l->names;
 }
 
 static const struct libs_note *note_of(const struct libs_run *r, size_t need)

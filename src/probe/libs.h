@@ -38,11 +38,11 @@ struct cd_lib_copy {
 };
 
 struct cd_lib_item {
-	const char *name;	  /* as requested: "libcudnn.so.9", or a path */
-	const char *soname;	  /* DT_SONAME, NULL if none */
-	const char *path;	  /* as the loader names it */
-	const char *realpath;	  /* links resolved; NULL when unknown */
-	const char *rule;	  /* ldr_rule_name(): "rpath", "runpath", "ld_library_path", ... */
+	const char *name;     /* as requested: "libcudnn.so.9", or a path */
+	const char *soname;   /* DT_SONAME, NULL if none */
+	const char *path;     /* as the loader names it */
+	const char *realpath; /* links resolved; NULL when unknown */
+	const char *rule;     /* ldr_rule_name(): "rpath", "runpath", "ld_library_path", ... */
 	enum libs_how how;
 	const char *requested_by; /* path of the requesting object; NULL for the program */
 	const char *tag_from;	  /* rpath/runpath: the object whose tag matched */
@@ -131,10 +131,10 @@ struct cd_tf_facts {
 #define LIBS_EXT_MAX 128
 
 struct cd_libs_facts {
-	int torch;		 /* torch is installed: the sections below are meaningful */
+	int torch;		   /* torch is installed: the sections below are meaningful */
 	const char *resolved_from; /* torch/_C*.so */
-	const char *program;	 /* the Python executable used as the program; NULL: _C itself */
-	const char *problem;	 /* why nothing was resolved */
+	const char *program;	   /* the Python executable used as the program; NULL: _C itself */
+	const char *problem;	   /* why nothing was resolved */
 	const char *ld_library_path, *ld_preload; /* as used (NULL unset) */
 	size_t n_items;
 	struct cd_lib_item *items;

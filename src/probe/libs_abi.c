@@ -17,10 +17,10 @@
 #include "probe/fsutil.h"
 #include "probe/libs_int.h"
 
-#define ABI_EXT	  32
+#define ABI_EXT	   32
 #define TORCH_LIBS 16
-#define FILE_MAX  ((size_t)1 << 36)
-#define STB_WEAK  2
+#define FILE_MAX   ((size_t)1 << 36)
+#define STB_WEAK   2
 
 struct tlib {
 	struct cd_fmap m;
@@ -54,8 +54,7 @@ static size_t open_torch(struct libs_run *r, struct tlib *t)
 	size_t n = 0, i, k = 0;
 	int trunc = 0;
 
-	names = dir ? fsu_list(&r->f->arena, &r->f->root, dir, "lib", ".so", 64, &n, &trunc)
-		    : NULL;
+	names = dir ? fsu_list(&r->f->arena, &r->f->root, dir, "lib", ".so", 64, &n, &trunc) : NULL;
 	for (i = 0; names && i < n && k < TORCH_LIBS; i++) {
 		const char *p;
 		if (!str_has_prefix(names[i], "libtorch") && !str_has_prefix(names[i], "libc10") &&
@@ -83,8 +82,8 @@ static void check_one(struct libs_run *r, struct cd_ext *x, const struct tlib *t
 	size_t n = 0, i, k;
 
 	memset(&m, 0, sizeof(m));
-	if (fmap_open(&r->f->root, x->path, FILE_MAX, &m, &err) ||
-	    elf_parse(m.p, m.n, &e, &err) || elf_dynsyms(&e, &r->f->arena, &syms, &n, &err)) {
+	if (fmap_open(&r->f->root, x->path, FILE_MAX, &m, &err) || elf_parse(m.p, m.n, &e, &err) ||
+	    elf_dynsyms(&e, &r->f->arena, &syms, &n, &err)) {
 		x->error = arena_strdup(&r->f->arena, err.msg);
 		fmap_close(&m);
 		return;

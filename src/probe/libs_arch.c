@@ -54,7 +54,8 @@ static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_
 			break;
 		}
 		if (k == cap) {
-			uint64_t *s2 = arena_calloc(a, cap * 2, 8), *l2 = arena_calloc(a, cap * 2, 8);
+			uint64_t *s2 = arena_calloc(a, cap * 2, 8),
+				 *l2 = arena_calloc(a, cap * 2, 8);
 			if (!s2 || !l2)
 				break;
 			memcpy(s2, s, cap * 8);
@@ -100,9 +101,9 @@ static void from_section(struct cd_arena *a, const uint8_t *p, size_t n, int dee
 	k = containers(a, p, n, &start, &len, &out->error);
 	out->containers = k;
 	for (i = 0; i < k && (deep || i < LIBS_ARCH_SAMPLE); i++) {
-		pick = deep || k <= LIBS_ARCH_SAMPLE ? i
-						     : (size_t)((uint64_t)i * (k - 1) /
-								(LIBS_ARCH_SAMPLE - 1));
+		pick = deep || k <= LIBS_ARCH_SAMPLE
+			       ? i
+			       : (size_t)((uint64_t)i * (k - 1) / (LIBS_ARCH_SAMPLE - 1));
 		if (pick == last)
 			continue;
 		last = pick;

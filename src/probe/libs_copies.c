@@ -17,7 +17,6 @@
 #include "probe/libs_util.h"
 
 #define COPY_DIRS    96
-#define DIR_NAMES    8192
 #define COPIES_MAX   16
 #define REC_MAX	     8192
 #define RECORD_BYTES ((size_t)4 << 20)
@@ -34,7 +33,11 @@ struct rec {
 	const struct cd_package *pkg;
 };
 
+#define CANON_CACHE 256
+
 struct cstate {
+	const char *canon_in[CANON_CACHE], *canon_out[CANON_CACHE];
+	size_t n_canon;
 	struct cdir dirs[COPY_DIRS];
 	size_t n_dirs;
 	int dirs_done;
@@ -51,11 +54,47 @@ static struct cstate *cs_of(struct libs_run *r)
 	return r->copies_state;
 }
 
-static const char *canon(struct libs_run *r, const char *path)
+/* Canonical in-root path. Directories are resolved once each (a few dozen
+ * for a whole run); a file that is not a symbolic link is then its
+ * directory's canonical path and its name, which saves a readlink per
+ * component of every path. */
+static const char *canon_dir(struct libs_run *r, struct cstate *cs, const char *dir)
 {
 	char real[PATH_MAX];
+	size_t i;
 
-	if (!path || file_realpath(&r->f->root, path, real, sizeof(real)))
+	for (i = 0; i < cs->n_canon; i++)
+		if (!strcmp(cs->canon_in[i], dir))
+			return cs->canon_out[i];
+	if (file_realpath(&r->f->root, dir, real, sizeof(real)))
+		return NULL;
+	if (cs->n_canon < CANON_CACHE) {
+		cs->canon_in[cs->n_canon] = arena_strdup(&r->f->arena, dir);
+		cs->canon_out[cs->n_canon] = arena_strdup(&r->f->arena, real);
+		return cs->canon_out[cs->n_canon++];
+	}
+	return arena_strdup(&r->f->arena, real);
+}
+
+static const char *canon(struct libs_run *r, const char *path)
+{
+	struct cstate *cs = cs_of(r);
+	const char *slash = path ? strrchr(path, '/') : NULL, *d;
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!path || !cs)
+		return NULL;
+	if (slash && slash != path && slash[1]) {
+		d = canon_dir(r, cs, arena_strndup(&r->f->arena, path, (size_t)(slash - path)));
+		if (d) {
+			const char *p =
+				arena_printf(&r->f->arena, "%s%s", strcmp(d, "/") ? d : "", slash);
+			if (p && file_lstat(&r->f->root, p, &st) == 0 && !S_ISLNK(st.st_mode))
+				return p;
+		}
+	}
+	if (file_realpath(&r->f->root, path, real, sizeof(real)))
 		return NULL;
 	return arena_strdup(&r->f->arena, real);
 }
@@ -244,15 +283,13 @@ static void add_dir(struct libs_run *r, struct cstate *cs, const char *dir)
 {
 	const char *real = canon(r, dir);
 	size_t i, n = 0;
-	int trunc = 0;
 
 	if (!real || cs->n_dirs >= COPY_DIRS)
 		return;
 	for (i = 0; i < cs->n_dirs; i++)
 		if (!strcmp(cs->dirs[i].path, real))
 			return;
-	cs->dirs[cs->n_dirs].names =
-		fsu_list(&r->f->arena, &r->f->root, real, "lib", NULL, DIR_NAMES, &n, &trunc);
+	cs->dirs[cs->n_dirs].names = libs_list(r, real, &n);
 	if (!cs->dirs[cs->n_dirs].names)
 		return;
 	cs->dirs[cs->n_dirs].path = real;
@@ -270,8 +307,8 @@ static void add_subdirs(struct libs_run *r, struct cstate *cs, const char *paren
 	names = fsu_list(&r->f->arena, &r->f->root, parent, prefix, suffix, 64, &n, &trunc);
 	for (i = 0; names && i < n; i++)
 		for (k = 0; tails[k]; k++)
-			add_dir(r, cs, arena_printf(&r->f->arena, "%s/%s%s", parent, names[i],
-						    tails[k]));
+			add_dir(r, cs,
+				arena_printf(&r->f->arena, "%s/%s%s", parent, names[i], tails[k]));
 }
 
 static void cache_dirs(struct libs_run *r, struct cstate *cs)
@@ -290,11 +327,16 @@ static void cache_dirs(struct libs_run *r, struct cstate *cs)
 
 static void find_dirs(struct libs_run *r, struct cstate *cs)
 {
-	static const char *const sys[] = {
-		"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
-		"/usr/lib64",		     "/lib64",		      "/usr/lib",
-		"/usr/local/lib",	     "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib",
-		"/usr/lib/wsl/lib"};
+	static const char *const sys[] = {"/usr/lib/x86_64-linux-gnu",
+					  "/lib/x86_64-linux-gnu",
+					  "/usr/lib/aarch64-linux-gnu",
+					  "/usr/lib64",
+					  "/lib64",
+					  "/usr/lib",
+					  "/usr/local/lib",
+					  "/usr/local/nvidia/lib64",
+					  "/usr/local/nvidia/lib",
+					  "/usr/lib/wsl/lib"};
 	static const char *const lib[] = {"/lib", NULL};
 	static const char *const none[] = {"", NULL};
 	static const char *const tk[] = {"/lib64", "/targets/x86_64-linux/lib",
@@ -315,8 +357,9 @@ static void find_dirs(struct libs_run *r, struct cstate *cs)
 	for (i = 0; i < r->f->toolkit.n; i++) {
 		size_t k;
 		for (k = 0; r->f->toolkit.items[i].root && tk[k]; k++)
-			add_dir(r, cs, arena_printf(&r->f->arena, "%s%s",
-						    r->f->toolkit.items[i].root, tk[k]));
+			add_dir(r, cs,
+				arena_printf(&r->f->arena, "%s%s", r->f->toolkit.items[i].root,
+					     tk[k]));
 	}
 	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
 		add_dir(r, cs, sys[i]);
@@ -377,8 +420,7 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 			if (dup)
 				continue;
 			out[n].path = real;
-			version_of(r, real, &out[n].version, &out[n].version_source,
-				   &out[n].owner);
+			version_of(r, real, &out[n].version, &out[n].version_source, &out[n].owner);
 			n++;
 		}
 	}
@@ -432,9 +474,9 @@ static const char *intended(struct libs_run *r, int by, const char *name, const 
 		*why = arena_printf(&r->f->arena, "RUNPATH of %s", o->path);
 	} else {
 		for (l = by; l >= 0 && !hit; l = s->objs[l].loader) {
-			hit = s->objs[l].rpath ? first_in(r, s->objs[l].rpath, s->objs[l].origin,
-							  name)
-					       : NULL;
+			hit = s->objs[l].rpath
+				      ? first_in(r, s->objs[l].rpath, s->objs[l].origin, name)
+				      : NULL;
 			*why = arena_printf(&r->f->arena, "RPATH of %s", s->objs[l].path);
 		}
 	}
@@ -513,14 +555,17 @@ static void mixed_check(struct libs_run *r, const struct libs_note *nt)
 	caller = item_of(r, n->by);
 	if (!it || !caller || !it->realpath || !caller->realpath)
 		return;
-	cdir = dir_of(&r->f->arena, caller->realpath);
+	/* A caller that is itself from the wrong release: compare with where it
+	 * should have come from. */
+	cdir = dir_of(&r->f->arena, caller->mixed ? caller->intended : caller->realpath);
 	odir = dir_of(&r->f->arena, it->realpath);
 	if (!cdir || !odir || !strcmp(cdir, odir))
 		return;
 	it->mixed = 1;
-	it->caller_version = caller->version;
+	it->caller_version = caller->mixed ? caller->caller_version : caller->version;
 	it->intended = arena_printf(&r->f->arena, "%s/%s", cdir, n->name);
-	it->intended_by = arena_printf(&r->f->arena, "the directory of %s", caller->path);
+	it->intended_by = arena_printf(&r->f->arena, "the directory of %s",
+				       caller->mixed ? caller->intended : caller->path);
 	if (!file_is_reg(&r->f->root, it->intended))
 		it->intended_version = NULL;
 	it->shadow_by = cause(r, n, it);

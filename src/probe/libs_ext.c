@@ -25,12 +25,12 @@
 #define FILE_MAX  ((size_t)1 << 36)
 
 /* CUDA extension packages that may not declare torch in their metadata. */
-static const char *const known[] = {"bitsandbytes", "flash-attn",	   "xformers",
-				    "vllm",	    "apex",		   "deepspeed",
-				    "torchvision",  "torchaudio",	   "transformer-engine",
-				    "mamba-ssm",    "causal-conv1d",	   "flashinfer-python",
-				    "torch-scatter", "torch-sparse",	   "pytorch3d",
-				    "detectron2",   "flash-attn-3",	   "sageattention"};
+static const char *const known[] = {"bitsandbytes",  "flash-attn",    "xformers",
+				    "vllm",	     "apex",	      "deepspeed",
+				    "torchvision",   "torchaudio",    "transformer-engine",
+				    "mamba-ssm",     "causal-conv1d", "flashinfer-python",
+				    "torch-scatter", "torch-sparse",  "pytorch3d",
+				    "detectron2",    "flash-attn-3",  "sageattention"};
 
 struct ewalk {
 	struct libs_run *r;
@@ -104,8 +104,8 @@ static void examine(struct ewalk *w, const char *path, const struct cd_package *
 	w->files++;
 	L->ext_files++;
 	memset(&m, 0, sizeof(m));
-	if (fmap_open(&w->r->f->root, path, FILE_MAX, &m, &err) ||
-	    elf_parse(m.p, m.n, &e, &err) || elf_dynamic_read(&e, a, &d, &err)) {
+	if (fmap_open(&w->r->f->root, path, FILE_MAX, &m, &err) || elf_parse(m.p, m.n, &e, &err) ||
+	    elf_dynamic_read(&e, a, &d, &err)) {
 		fatbin = -1;
 	} else {
 		for (i = 0; i < d.n_needed; i++)

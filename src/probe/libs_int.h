@@ -23,15 +23,21 @@ struct libs_run {
 	struct cd_stack_facts *st;
 	struct cd_libs_facts *L;
 	struct ldr_session s;
-	int session; /* s is initialised */
-	int c_obj;   /* torch/_C's object, -1 */
-	int gd_obj;  /* libtorch_global_deps.so's object, -1 */
+	int session;			 /* s is initialised */
+	int c_obj;			 /* torch/_C's object, -1 */
+	int gd_obj;			 /* libtorch_global_deps.so's object, -1 */
 	size_t gd_need_from, gd_need_to; /* needs made while loading the global deps */
 	struct libs_note notes[LIBS_NOTES_MAX];
 	size_t n_notes;
-	int cuda_major; /* torch.version.cuda's major; 0 unknown */
-	void *copies_state; /* libs_copies.c's directory listings and RECORD rows */
+	int cuda_major;		    /* torch.version.cuda's major; 0 unknown */
+	void *copies_state;	    /* libs_copies.c's directory listings and RECORD rows */
+	struct libs_listing *lists; /* names starting with "lib" of directories read */
+	size_t n_lists;
 };
+
+/* The names starting with "lib" in dir, sorted; each directory is read once
+ * per run. NULL when it cannot be read. */
+const char **libs_list(struct libs_run *r, const char *dir, size_t *n);
 
 /* libs_load.c: replay the import; fills L->items / L->missing. */
 void libs_load(struct libs_run *r);

@@ -172,8 +172,7 @@ static const char *find_c(struct libs_run *r)
 	size_t n = 0, i;
 	int trunc = 0;
 
-	names = dir ? fsu_list(&r->f->arena, &r->f->root, dir, "_C.", ".so", 16, &n, &trunc)
-		    : NULL;
+	names = dir ? fsu_list(&r->f->arena, &r->f->root, dir, "_C.", ".so", 16, &n, &trunc) : NULL;
 	if (vs && strchr(vs, '.'))
 		snprintf(tag, sizeof(tag), "cpython-%.*s%s-", (int)strcspn(vs, "."), vs,
 			 strchr(vs, '.') + 1);
@@ -200,21 +199,18 @@ static const char *preload_file(struct libs_run *r, const struct row *w)
 	const struct cd_python_facts *py = &r->st->python;
 	char dirs[3][64];
 	size_t i, k, j, n;
-	int trunc;
 
 	snprintf(dirs[0], sizeof(dirs[0]), "nvidia/%s/lib", w->folder);
 	snprintf(dirs[1], sizeof(dirs[1]), "nvidia/cu%d/lib", r->cuda_major);
 	snprintf(dirs[2], sizeof(dirs[2]), "%s/lib", w->folder);
 	for (i = 0; i < py->n_site; i++)
 		for (k = 0; k < 3; k++) {
-			const char *d = arena_printf(&r->f->arena, "%s/%s", py->site[i].path,
-						     dirs[k]);
+			const char *d =
+				arena_printf(&r->f->arena, "%s/%s", py->site[i].path, dirs[k]);
 			const char **names;
 			if (k == 1 && r->cuda_major <= 0)
 				continue;
-			names = d ? fsu_list(&r->f->arena, &r->f->root, d, "lib", NULL, 512, &n,
-					     &trunc)
-				  : NULL;
+			names = libs_list(r, d, &n);
 			for (j = 0; names && j < n; j++)
 				if (libs_glob(w->opened, names[j]))
 					return arena_printf(&r->f->arena, "%s/%s", d, names[j]);
@@ -296,8 +292,8 @@ static void session_init(struct libs_run *r)
 
 static void global_deps(struct libs_run *r)
 {
-	const char *gd = arena_printf(&r->f->arena, "%s/lib/libtorch_global_deps.so",
-				      r->st->torch.path);
+	const char *gd =
+		arena_printf(&r->f->arena, "%s/lib/libtorch_global_deps.so", r->st->torch.path);
 
 	if (!gd || !file_is_reg(&r->f->root, gd))
 		return;

@@ -48,7 +48,8 @@ int libs_versions_differ(const char *a, const char *b)
 			return 1;
 		a += la;
 		b += lb;
-		if (*a != '.' || *b != '.' || (a[1] < '0' || a[1] > '9') || (b[1] < '0' || b[1] > '9'))
+		if (*a != '.' || *b != '.' || (a[1] < '0' || a[1] > '9') ||
+		    (b[1] < '0' || b[1] > '9'))
 			return 0;
 		a++;
 		b++;
@@ -57,11 +58,25 @@ int libs_versions_differ(const char *a, const char *b)
 
 int libs_is_cuda_name(const char *base)
 {
-	static const char *const stems[] = {
-		"libcuda.so",	  "libcudart",	 "libcudnn",	"libcublas",	 "libnccl",
-		"libnvrtc",	  "libnvJitLink", "libcufft",	"libcurand",	 "libcusolver",
-		"libcusparse",	  "libcupti",	 "libcufile",	"libnvshmem",	 "libnvToolsExt",
-		"libnvidia-ml.so", "libnvjpeg",	 "libnvperf",	"libnvidia-ptxjitcompiler"};
+	static const char *const stems[] = {"libcuda.so",
+					    "libcudart",
+					    "libcudnn",
+					    "libcublas",
+					    "libnccl",
+					    "libnvrtc",
+					    "libnvJitLink",
+					    "libcufft",
+					    "libcurand",
+					    "libcusolver",
+					    "libcusparse",
+					    "libcupti",
+					    "libcufile",
+					    "libnvshmem",
+					    "libnvToolsExt",
+					    "libnvidia-ml.so",
+					    "libnvjpeg",
+					    "libnvperf",
+					    "libnvidia-ptxjitcompiler"};
 	size_t i;
 
 	for (i = 0; base && i < sizeof(stems) / sizeof(stems[0]); i++)
@@ -91,8 +106,7 @@ int libs_copy_matches(const char *soname, const char *file)
 		return 0;
 	if (!strcmp(file, soname))
 		return 1;
-	if (!strncmp(file, soname, n) && file[n] == '.' && file[n + 1] >= '0' &&
-	    file[n + 1] <= '9')
+	if (!strncmp(file, soname, n) && file[n] == '.' && file[n + 1] >= '0' && file[n + 1] <= '9')
 		return 1;
 	/* vendored: stem, '.' or '-', 8 hex digits, then the soname's ".so..." */
 	stem = (size_t)(so - soname);

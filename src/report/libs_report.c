@@ -12,11 +12,10 @@ static json_t *j_copies(const struct cd_lib_copy *c, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}", "path",
-						   json_str(c[i].path), "version",
-						   json_str(c[i].version), "version_source",
-						   json_str(c[i].version_source), "owner",
-						   json_str(c[i].owner)));
+		json_array_append_new(
+			a, json_pack("{s:o, s:o, s:o, s:o}", "path", json_str(c[i].path), "version",
+				     json_str(c[i].version), "version_source",
+				     json_str(c[i].version_source), "owner", json_str(c[i].owner)));
 	return a;
 }
 
@@ -95,13 +94,12 @@ static json_t *j_ext(const struct cd_ext *x)
 	json_object_set_new(o, "links_torch", json_boolean(x->links_torch));
 	json_object_set_new(o, "archs", x->has_fatbin ? j_archset(&x->arch) : json_null());
 	if (x->abi_checked) {
-		abi = json_pack("{s:I, s:I, s:o}", "torch_imports",
-				(json_int_t)x->n_torch_imports, "missing_count",
-				(json_int_t)x->n_missing, "missing",
-				json_strv(x->missing,
-					  x->n_missing < LIBS_ABI_SHOWN ? x->n_missing
-									: LIBS_ABI_SHOWN,
-					  1));
+		abi = json_pack(
+			"{s:I, s:I, s:o}", "torch_imports", (json_int_t)x->n_torch_imports,
+			"missing_count", (json_int_t)x->n_missing, "missing",
+			json_strv(x->missing,
+				  x->n_missing < LIBS_ABI_SHOWN ? x->n_missing : LIBS_ABI_SHOWN,
+				  1));
 		json_object_set_new(o, "abi", abi);
 	} else {
 		json_object_set_new(o, "abi", json_null());
@@ -162,11 +160,11 @@ json_t *frameworks_json(const struct cd_facts *f)
 		for (i = 0; i < L->jax.n_plugins; i++) {
 			const struct cd_jax_plugin *p = &L->jax.plugins[i];
 			json_array_append_new(
-				pl, json_pack("{s:o, s:o, s:o, s:o}", "name", json_str(p->name),
-					      "version", json_str(p->version), "cuda_major",
-					      p->cuda_major ? json_integer(p->cuda_major)
-							    : json_null(),
-					      "nvidia_requires", j_pins(p->pins, p->n_pins)));
+				pl,
+				json_pack("{s:o, s:o, s:o, s:o}", "name", json_str(p->name),
+					  "version", json_str(p->version), "cuda_major",
+					  p->cuda_major ? json_integer(p->cuda_major) : json_null(),
+					  "nvidia_requires", j_pins(p->pins, p->n_pins)));
 		}
 		jax = json_pack("{s:o, s:o, s:o, s:o}", "jax", json_str(L->jax.jax), "jaxlib",
 				json_str(L->jax.jaxlib), "cuda_major",
