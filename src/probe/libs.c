@@ -218,7 +218,9 @@ static void build_missing(struct libs_run *r)
 		m->error = n->error;
 		m->when = nt ? nt->when : NULL;
 		m->optional = nt && nt->optional;
-		m->driver = !strcmp(n->name, "libcuda.so.1");
+		/* the driver's own libraries: the driver checks own them */
+		m->driver = str_has_prefix(n->name, "libcuda.so") ||
+			    str_has_prefix(n->name, "libnvidia-");
 	}
 }
 

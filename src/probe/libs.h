@@ -68,7 +68,7 @@ struct cd_lib_missing {
 	const char *error;
 	const char *when;
 	int optional; /* the caller copes without it */
-	int driver;   /* libcuda.so.1: the driver checks own it */
+	int driver;   /* libcuda.so.1, libnvidia-*: the driver checks own them */
 	size_t n_copies;
 	struct cd_lib_copy *copies; /* copies on disk that no rule of the loader reaches */
 };
