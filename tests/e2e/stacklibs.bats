@@ -79,9 +79,9 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	# the copies on disk, with the version each file name carries
 	[ "$(item libcudnn.so.9 '.other_copies | map(.path + " " + .version) | join(",")' <<<"$output")" = \
 		"/usr/lib/x86_64-linux-gnu/libcudnn.so.9.14.0 9.14.0" ]
-	# only the driver and an optional cuDNN 9.20 engine are not found
+	# only the driver, torch's lazy linalg library and a cuDNN 9.20 engine are not found
 	[ "$(jq -r '[.libraries.not_found[] | .name + ":" + (.optional|tostring)] | join(" ")' <<<"$output")" = \
-		"libcudnn_engines_tensor_ir.so.9:true libcuda.so.1:false" ]
+		"libcudnn_engines_tensor_ir.so.9:true libcuda.so.1:false libtorch_cuda_linalg.so:true" ]
 	[ "$(ids <<<"$output")" = "toolkit-missing lib-duplicate lib-duplicate" ] ||
 		[ "$(ids <<<"$output")" = "lib-duplicate lib-duplicate toolkit-missing" ]
 }
