@@ -33,7 +33,8 @@ struct rec {
 	const struct cd_package *pkg;
 };
 
-#define CANON_CACHE 256
+#define CANON_CACHE 1024
+#define CANON_HOPS  40
 
 struct cstate {
 	const char *canon_in[CANON_CACHE], *canon_out[CANON_CACHE];
@@ -54,49 +55,73 @@ static struct cstate *cs_of(struct libs_run *r)
 	return r->copies_state;
 }
 
-/* Canonical in-root path. Directories are resolved once each (a few dozen
- * for a whole run); a file that is not a symbolic link is then its
- * directory's canonical path and its name, which saves a readlink per
- * component of every path. */
-static const char *canon_dir(struct libs_run *r, struct cstate *cs, const char *dir)
+/* Canonical in-root path, as realpath(3) would give it, resolved one
+ * component at a time from a cache: every directory (and file) is looked up
+ * once per run with one lstat, and a symbolic link with one readlink. This
+ * replaces a readlink per component of every path (the paths of a venv are
+ * a dozen components deep). NULL when a component does not exist or the
+ * links go round more than CANON_HOPS times. */
+static const char *canon_at(struct libs_run *r, struct cstate *cs, const char *path, int hops)
 {
-	char real[PATH_MAX];
-	size_t i;
+	const char *slash, *pc, *name, *cand, *out;
+	char target[PATH_MAX];
+	struct stat st;
+	size_t i, n;
 
-	for (i = 0; i < cs->n_canon; i++)
-		if (!strcmp(cs->canon_in[i], dir))
-			return cs->canon_out[i];
-	if (file_realpath(&r->f->root, dir, real, sizeof(real)))
+	if (!path || hops > CANON_HOPS)
 		return NULL;
-	if (cs->n_canon < CANON_CACHE) {
-		cs->canon_in[cs->n_canon] = arena_strdup(&r->f->arena, dir);
-		cs->canon_out[cs->n_canon] = arena_strdup(&r->f->arena, real);
-		return cs->canon_out[cs->n_canon++];
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n <= 1)
+		return "/";
+	path = arena_strndup(&r->f->arena, path, n);
+	for (i = 0; path && i < cs->n_canon; i++)
+		if (!strcmp(cs->canon_in[i], path))
+			return cs->canon_out[i];
+	slash = path ? strrchr(path, '/') : NULL;
+	if (!slash)
+		return NULL; /* relative: not ours to resolve */
+	name = slash + 1;
+	pc = canon_at(r, cs,
+		      slash == path ? "/"
+				    : arena_strndup(&r->f->arena, path, (size_t)(slash - path)),
+		      hops);
+	if (!pc)
+		return NULL;
+	if (!strcmp(name, ".") || !*name) {
+		out = pc;
+	} else if (!strcmp(name, "..")) {
+		const char *up = strrchr(pc, '/');
+		out = up && up != pc ? arena_strndup(&r->f->arena, pc, (size_t)(up - pc)) : "/";
+	} else {
+		cand = arena_printf(&r->f->arena, "%s/%s", strcmp(pc, "/") ? pc : "", name);
+		if (!cand || file_lstat(&r->f->root, cand, &st))
+			return NULL;
+		out = cand;
+		if (S_ISLNK(st.st_mode)) {
+			if (file_readlink(&r->f->root, cand, target, sizeof(target)) || !target[0])
+				return NULL;
+			out = canon_at(r, cs,
+				       target[0] == '/'
+					       ? target
+					       : arena_printf(&r->f->arena, "%s/%s",
+							      strcmp(pc, "/") ? pc : "", target),
+				       hops + 1);
+		}
 	}
-	return arena_strdup(&r->f->arena, real);
+	if (out && cs->n_canon < CANON_CACHE) {
+		cs->canon_in[cs->n_canon] = path;
+		cs->canon_out[cs->n_canon++] = out;
+	}
+	return out;
 }
 
 static const char *canon(struct libs_run *r, const char *path)
 {
 	struct cstate *cs = cs_of(r);
-	const char *slash = path ? strrchr(path, '/') : NULL, *d;
-	char real[PATH_MAX];
-	struct stat st;
 
-	if (!path || !cs)
-		return NULL;
-	if (slash && slash != path && slash[1]) {
-		d = canon_dir(r, cs, arena_strndup(&r->f->arena, path, (size_t)(slash - path)));
-		if (d) {
-			const char *p =
-				arena_printf(&r->f->arena, "%s%s", strcmp(d, "/") ? d : "", slash);
-			if (p && file_lstat(&r->f->root, p, &st) == 0 && !S_ISLNK(st.st_mode))
-				return p;
-		}
-	}
-	if (file_realpath(&r->f->root, path, real, sizeof(real)))
-		return NULL;
-	return arena_strdup(&r->f->arena, real);
+	return cs ? canon_at(r, cs, path, 0) : NULL;
 }
 
 /* ---- site directories and owners ------------------------------------------ */
