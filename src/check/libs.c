@@ -115,8 +115,10 @@ static void missing_findings(const struct cd_facts *f, const struct cd_libs_fact
 {
 	size_t i;
 
+	/* A preload that fails is caught by torch/__init__.py: not a miss of its own. */
 	for (i = 0; i < L->n_missing; i++)
-		if (!L->missing[i].optional && !L->missing[i].driver)
+		if (!L->missing[i].optional && !L->missing[i].driver &&
+		    L->missing[i].how != LIBS_HOW_PRELOAD)
 			missing_one(f, &L->missing[i], out);
 }
 

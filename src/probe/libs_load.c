@@ -237,9 +237,10 @@ static void preloads(struct libs_run *r)
 		if (!w->preload || (fallback ? strcmp(w->torch, ">=2.10") : !row_torch_ok(r, w)))
 			continue;
 		path = preload_file(r, w);
-		if (path)
-			open_path(r, r->s.main, path, LIBS_HOW_PRELOAD, w);
-		else if ((required || fallback) && !w->optional)
+		/* ctypes.CDLL raising OSError ends the loop (torch catches it) */
+		if (path && open_path(r, r->s.main, path, LIBS_HOW_PRELOAD, w) < 0)
+			return;
+		if (!path && (required || fallback) && !w->optional)
 			return;
 	}
 }
