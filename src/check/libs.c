@@ -198,10 +198,9 @@ static void shadow_group(const struct cd_facts *f, const struct cd_libs_facts *L
 	if (!first)
 		return;
 	x = findings_add(out, "lib-shadowed", err ? CD_SEV_ERROR : CD_SEV_WARNING, "python",
-			 "%zu librar%s torch loads come%s from %s, not from the cop%s shipped "
-			 "with %s",
-			 n, n == 1 ? "y" : "ies", n == 1 ? "s" : "", dir_of(a, first->path),
-			 n == 1 ? "y" : "ies", first->requested_by ? first->requested_by : "torch");
+			 "%zu librar%s torch loads come%s from %s instead of %s", n,
+			 n == 1 ? "y" : "ies", n == 1 ? "s" : "", dir_of(a, first->path),
+			 dir_of(a, first->intended));
 	if (!x)
 		return;
 	finding_detail(

@@ -109,7 +109,7 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[ "$(jq length <<<"$f")" -eq 1 ]
 	[ "$(jq -r '.[0].severity' <<<"$f")" = error ]
 	[ "$(jq -r '.[0].title' <<<"$f")" = \
-		"7 libraries torch loads come from /usr/lib/x86_64-linux-gnu, not from the copies shipped with $VSITE/nvidia/cudnn/lib/libcudnn.so.9" ]
+		"7 libraries torch loads come from /usr/lib/x86_64-linux-gnu instead of $VSITE/nvidia/cudnn/lib" ]
 	[[ "$(jq -r '.[0].detail' <<<"$f")" == *CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH* ]]
 	[ "$(jq -r '.[0].fix[0]' <<<"$f")" = \
 		"export LD_LIBRARY_PATH='/opt/other'   # without /usr/lib/x86_64-linux-gnu" ]

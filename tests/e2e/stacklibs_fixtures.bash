@@ -172,7 +172,7 @@ add_ext() {
 			"$t/libc10.so" "$t/libtorch_cpu.so"
 	fi
 	mkdir -p "$site/flash_attn" "$site/torchvision"
-	dist "$site" flash-attn 2.8.3 'torch' 'einops'
+	dist "$site" flash-attn 2.8.3 'torch'
 	gcc -shared -fPIC -nostdlib -Wl,--no-as-needed -o "$site/torchvision/_C.so" \
 		"$d/ext_good.c" "$t/libc10.so" "$t/libtorch_cpu.so"
 	dist "$site" torchvision 0.26.0 'torch==2.11.0' 'numpy'
