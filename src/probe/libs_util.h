@@ -13,9 +13,9 @@
  * "9.19.0" (3 components). Returns the number of dotted numeric components
  * (0 when there is no ".so." followed by digits); out gets them. */
 int libs_file_version(const char *base, char *out, size_t cap);
-/* Two versions of one library differ: compared on the components both have,
- * at least two ("9.19.0" and "9.19.0.56" are the same release). 0 when
- * either is NULL or too short to tell. */
+/* Two versions of one library differ: compared on the components both have
+ * ("9.19.0" and "9.19.0.56" are the same release, "9" and "9.19" too). 0 when
+ * either is NULL or not a dotted number. */
 int libs_versions_differ(const char *a, const char *b);
 /* "libcudnn_graph.so.9" is an NVIDIA library whose copies matter. */
 int libs_is_cuda_name(const char *base);
