@@ -11,6 +11,8 @@ static const check_fn families[] = {
 	check_container, /* shm-too-small */
 	check_stack,	 /* package-*, wheel-pin-mismatch, python-* (stack.c) */
 	check_compat,	 /* driver-too-old: the selected toolkit vs the driver */
+	check_libs,	 /* lib-missing, lib-shadowed, lib-duplicate (libs.c) */
+	check_arch,	 /* arch-unsupported, extension-abi-mismatch (arch.c) */
 };
 
 void check_all(const struct cd_facts *f, struct cd_findings *out)

@@ -14,6 +14,8 @@ void check_env(const struct cd_facts *f, struct cd_findings *out);
 void check_container(const struct cd_facts *f, struct cd_findings *out);
 void check_stack(const struct cd_facts *f, struct cd_findings *out);
 void check_compat(const struct cd_facts *f, struct cd_findings *out);
+void check_libs(const struct cd_facts *f, struct cd_findings *out); /* libs.c: lib-* */
+void check_arch(const struct cd_facts *f, struct cd_findings *out); /* arch.c */
 
 void check_all(const struct cd_facts *f, struct cd_findings *out);
 

@@ -1,15 +1,19 @@
 /* compat: driver-too-old for the CUDA toolkit that extensions are built
- * with. Code nvcc X.Y produces links a CUDA X.Y runtime; it runs when the
- * driver supports CUDA X.Y (the CUDA version the driver reports), or, within
- * one major, through minor-version compatibility on a driver at or above the
+ * with, and for the CUDA torch was built with and the libcudart it loads.
+ * Code nvcc X.Y produces links a CUDA X.Y runtime; it runs when the driver
+ * supports CUDA X.Y (the CUDA version the driver reports), or, within one
+ * major, through minor-version compatibility on a driver at or above the
  * major's floor (kb/compat.h), except that PTX newer than the driver cannot be
  * JIT-compiled. Needs the driver probe's CUDA version; no finding without it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check/check.h"
+#include "check/stack_check.h"
 #include "core/str.h"
+#include "kb/archcov.h"
 #include "kb/compat.h"
+#include "probe/libs.h"
 
 /* A toolkit on disk the driver fully supports (newest first), or NULL. */
 static const struct cd_toolkit *fitting(const struct cd_facts *f, int driver_cuda)
@@ -30,10 +34,14 @@ static const struct cd_toolkit *fitting(const struct cd_facts *f, int driver_cud
 	return best;
 }
 
+/* The fixes: a newer driver, another runtime that fits this driver (a
+ * toolkit on disk, or for torch the wheel variant of its release built for
+ * the driver's CUDA), or the forward-compatibility package. */
 static void fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
-		  const struct compat_result *r, int rt, int dc)
+		  const struct compat_result *r, int rt, int dc, int for_torch)
 {
-	const struct cd_toolkit *o = fitting(f, dc);
+	const struct cd_toolkit *o = for_torch ? NULL : fitting(f, dc);
+	struct archcov_pick p;
 	int in_container = f->container.kind && strcmp(f->container.kind, "none");
 	char branch[16] = "";
 
@@ -50,6 +58,13 @@ static void fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_f
 		finding_fix(x, out->arena,
 			    "export CUDA_HOME=%s   # CUDA %s, which this driver supports", o->root,
 			    o->version);
+	if (for_torch && archcov_pick_for_driver(f->stack->torch.version, dc, &p) == 0)
+		finding_fix(x, out->arena,
+			    "%s --force-reinstall 'torch==%.*s' --index-url "
+			    "https://download.pytorch.org/whl/%s   # CUDA %s, which this driver "
+			    "supports",
+			    stack_pip(f), (int)strcspn(f->stack->torch.version, "+"),
+			    f->stack->torch.version, p.variant, p.cuda);
 	finding_fix(x, out->arena,
 		    "sudo apt-get install cuda-compat-%d-%d && export "
 		    "LD_LIBRARY_PATH=/usr/local/cuda-%d.%d/compat:$LD_LIBRARY_PATH   # data-center "
@@ -57,7 +72,93 @@ static void fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_f
 		    rt / 1000, (rt % 1000) / 10, rt / 1000, (rt % 1000) / 10);
 }
 
-void check_compat(const struct cd_facts *f, struct cd_findings *out)
+static void floors(struct cd_finding *x, struct cd_arena *a, const struct compat_result *r, int rt,
+		   const char *rts)
+{
+	if (r->toolkit_min[0])
+		finding_evidence(x, a, "CUDA %s needs driver >= %s (%s)", rts, r->toolkit_min,
+				 r->toolkit_source);
+	if (r->minor_min[0])
+		finding_evidence(x, a,
+				 "minor-version compatibility for CUDA %d.x needs driver >= %s%s",
+				 rt / 1000, r->minor_min,
+				 r->driver_version_checked ? "" : " (driver version not known)");
+}
+
+/* The CUDA runtime torch will run: the newer of torch.version.cuda and the
+ * libcudart the library probe resolved (a wheel pinned past torch's build). */
+static int torch_runtime(const struct cd_facts *f, const char **cudart)
+{
+	const struct cd_libs_facts *L = libs_facts(f);
+	int rt = f->stack->torch.cuda ? ver_cuda_int(f->stack->torch.cuda) : -1, lr;
+
+	*cudart = NULL;
+	if (L && L->cudart && L->cudart->version) {
+		lr = ver_cuda_int(L->cudart->version);
+		*cudart = L->cudart->realpath ? L->cudart->realpath : L->cudart->path;
+		if (lr > rt)
+			rt = lr;
+	}
+	return rt;
+}
+
+/* driver-too-old for the CUDA torch was built with and the runtime it loads. */
+static void torch_compat(const struct cd_facts *f, struct cd_findings *out)
+{
+	const struct cd_torch_facts *t = f->stack ? &f->stack->torch : NULL;
+	const struct cd_libs_facts *L = libs_facts(f);
+	struct compat_result r;
+	struct cd_finding *x;
+	const char *cudart;
+	char dcs[16], rts[16];
+	int dc = (int)f->driver.cuda_version_int, rt;
+
+	if (!t || !t->installed || !t->cuda)
+		return;
+	rt = torch_runtime(f, &cudart);
+	if (rt <= 0 || compat_check(rt, dc, f->driver.version, &r) == COMPAT_OK ||
+	    r.verdict == COMPAT_UNKNOWN)
+		return;
+	ver_cuda_str(dc, dcs, sizeof(dcs));
+	ver_cuda_str(rt, rts, sizeof(rts));
+	if (r.verdict == COMPAT_TOO_OLD) {
+		x = findings_add(out, "driver-too-old", CD_SEV_ERROR, "python",
+				 "The driver supports CUDA %s; torch %s needs CUDA %s", dcs,
+				 t->version ? t->version : "", rts);
+		finding_detail(
+			x, out->arena,
+			"torch.cuda.is_available() is False and the first CUDA call fails "
+			"with \"The NVIDIA driver on your system is too old\" (CUDA driver "
+			"version is insufficient for CUDA runtime version).%s",
+			rt / 1000 != dc / 1000
+				? " Minor-version compatibility does not cross a major version."
+				: " The driver is also below the minor-version compatibility "
+				  "floor of its major.");
+	} else {
+		x = findings_add(out, "driver-too-old", CD_SEV_WARNING, "python",
+				 "torch's CUDA %s runtime runs on this CUDA %s driver only through "
+				 "minor-version compatibility",
+				 rts, dcs);
+		finding_detail(
+			x, out->arena,
+			"Kernels that exist only as PTX (and torch's run-time compiled "
+			"kernels) cannot be JIT-compiled by this driver, and APIs newer than "
+			"the driver fail with cudaErrorCallRequiresNewerDriver.");
+	}
+	if (!x)
+		return;
+	finding_evidence(x, out->arena, "driver %s reports CUDA %s",
+			 f->driver.version ? f->driver.version : "(version unknown)", dcs);
+	finding_evidence(x, out->arena, "torch %s: built with CUDA %s",
+			 t->version ? t->version : "?", t->cuda);
+	if (cudart)
+		finding_evidence(x, out->arena, "libcudart torch loads: %s (%s)", cudart,
+				 L->cudart->version);
+	floors(x, out->arena, &r, rt, rts);
+	fixes(f, out, x, &r, rt, dc, 1);
+}
+
+static void toolkit_compat(const struct cd_facts *f, struct cd_findings *out)
 {
 	const struct cd_toolkit_facts *tf = &f->toolkit;
 	const struct cd_toolkit *sel;
@@ -66,8 +167,7 @@ void check_compat(const struct cd_facts *f, struct cd_findings *out)
 	char dcs[16], rts[16];
 	int dc, rt, nv;
 
-	if (f->driver.cuda_version_int == CD_UNK || f->driver.cuda_version_int <= 0 ||
-	    tf->selected == CD_UNK)
+	if (tf->selected == CD_UNK)
 		return;
 	sel = &tf->items[tf->selected];
 	dc = (int)f->driver.cuda_version_int;
@@ -117,13 +217,14 @@ void check_compat(const struct cd_facts *f, struct cd_findings *out)
 	finding_evidence(x, out->arena, "toolkit %s: CUDA %s, nvcc %s", sel->root,
 			 sel->version ? sel->version : "unknown",
 			 sel->nvcc_version ? sel->nvcc_version : "absent");
-	if (r.toolkit_min[0])
-		finding_evidence(x, out->arena, "CUDA %s needs driver >= %s (%s)", rts,
-				 r.toolkit_min, r.toolkit_source);
-	if (r.minor_min[0])
-		finding_evidence(x, out->arena,
-				 "minor-version compatibility for CUDA %d.x needs driver >= %s%s",
-				 rt / 1000, r.minor_min,
-				 r.driver_version_checked ? "" : " (driver version not known)");
-	fixes(f, out, x, &r, rt, dc);
+	floors(x, out->arena, &r, rt, rts);
+	fixes(f, out, x, &r, rt, dc, 0);
+}
+
+void check_compat(const struct cd_facts *f, struct cd_findings *out)
+{
+	if (f->driver.cuda_version_int == CD_UNK || f->driver.cuda_version_int <= 0)
+		return;
+	toolkit_compat(f, out);
+	torch_compat(f, out);
 }

@@ -28,6 +28,8 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	struct cd_err err = {0};
 	int rc;
 
+	if (argc > 1 && !strcmp(argv[1], "--deep"))
+		opts->deep = 1, argc--, argv++;
 	if (argc > 1)
 		return cli_usage_error("check", "unexpected argument '%s'", argv[1]);
 	facts_init(&f, opts);

@@ -18,6 +18,7 @@ struct cd_opts {
 	const char *cuda_lib; /* --cuda-lib */
 	int timeout_ms;	      /* --timeout, default 10 s */
 	char *const *envp;    /* NULL: the real environment */
+	int deep;	      /* check --deep: full fatbin walks, no caps on extensions */
 	const char *argv0;
 };
 

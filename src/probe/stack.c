@@ -7,6 +7,7 @@
 
 #include "core/buf.h"
 #include "format/distinfo.h"
+#include "probe/libs.h"
 
 #define VERSION_PY_MAX ((size_t)64 << 10)
 
@@ -61,6 +62,7 @@ void stack_probe(struct cd_facts *f)
 	python_probe(f, &st->python);
 	packages_probe(f, st);
 	torch_probe(f, st);
+	libs_probe(f, st);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	st->probe_us = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000 +
 		       (int64_t)(t1.tv_nsec - t0.tv_nsec) / 1000;

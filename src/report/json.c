@@ -310,7 +310,8 @@ __attribute__((weak)) json_t *stack_json(const struct cd_facts *f, const char *k
 
 json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, const char *command)
 {
-	static const char *const stack_keys[] = {"python", "packages", "torch", "libraries"};
+	static const char *const stack_keys[] = {"python", "packages", "torch", "libraries",
+						 "frameworks"};
 	json_t *o = json_object();
 	size_t i;
 

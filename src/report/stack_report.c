@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "probe/stack.h"
+#include "report/libs_render.h"
 #include "report/render.h"
 
 /* ML packages shown in the text report when installed, in this order. */
@@ -106,16 +107,24 @@ json_t *stack_json(const struct cd_facts *f, const char *key)
 {
 	const struct cd_stack_facts *st = f->stack;
 
+	json_t *t;
+
 	if (!strcmp(key, "libraries"))
-		return json_null(); /* filled by the library probe once it lands */
+		return libs_json(f);
+	if (!strcmp(key, "frameworks"))
+		return frameworks_json(f);
 	if (!st)
 		return NULL;
 	if (!strcmp(key, "python"))
 		return j_python(&st->python);
 	if (!strcmp(key, "packages"))
 		return j_packages(st);
-	if (!strcmp(key, "torch"))
-		return j_torch(st);
+	if (!strcmp(key, "torch")) {
+		t = j_torch(st);
+		if (json_is_object(t))
+			libs_torch_json(f, t);
+		return t;
+	}
 	return NULL;
 }
 
@@ -197,6 +206,7 @@ void stack_text(const struct cd_render *r, const struct cd_facts *f, const struc
 			t->cuda ? t->cuda : (t->hip ? t->hip : ""), ")");
 	else
 		fprintf(r->out, "    torch not installed\n");
+	libs_text(r, f);
 	packages_line(r, st);
 	if (r->verbose)
 		fprintf(r->out, "    %zu distributions, %zu conda records, read in %.1f ms\n",

@@ -1,0 +1,202 @@
+/* archcov: see archcov.h. Tegra parts (no cubin binary compatibility, PG
+ * §6.1.2): 5.3 (TX1), 6.2 (TX2), 7.2 (Xavier), 8.7 (Orin), 10.1 / 11.0
+ * (Thor). Families (PTX ISA "Architecture Families"): sm_10x, sm_11x
+ * (sm_101 is sm_110 renamed), sm_12x. */
+#include "kb/archcov.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/str.h"
+#include "format/fatbin.h"
+#include "kb/compat.h"
+#include "kb/kb.h"
+
+static int tegra(unsigned arch)
+{
+	return arch == 53 || arch == 62 || arch == 72 || arch == 87 || arch == 101 || arch == 110;
+}
+
+static unsigned family(unsigned arch)
+{
+	return arch == 101 ? 11 : arch / 10;
+}
+
+static int sass_runs(uint32_t key, unsigned gpu)
+{
+	unsigned arch = key / 4, var = key % 4;
+
+	if (var == FATBIN_VAR_A)
+		return arch == gpu;
+	if (var == FATBIN_VAR_F)
+		return family(arch) == family(gpu) && arch <= gpu;
+	if (tegra(gpu))
+		return arch == gpu;
+	return arch / 10 == gpu / 10 && arch <= gpu;
+}
+
+static int ptx_runs(uint32_t key, unsigned gpu)
+{
+	unsigned arch = key / 4, var = key % 4;
+
+	if (var == FATBIN_VAR_A)
+		return arch == gpu;
+	if (var == FATBIN_VAR_F)
+		return family(arch) == family(gpu) && arch <= gpu;
+	return arch <= gpu;
+}
+
+enum archcov archcov_covers(const uint32_t *sass, size_t n_sass, const uint32_t *ptx, size_t n_ptx,
+			    int cc_major, int cc_minor, uint32_t *via)
+{
+	unsigned gpu;
+	size_t i;
+
+	if (cc_major < 1 || cc_minor < 0 || cc_minor > 9 || cc_major > 99)
+		return ARCHCOV_NONE;
+	gpu = (unsigned)cc_major * 10 + (unsigned)cc_minor;
+	for (i = n_sass; i-- > 0;)
+		if (sass_runs(sass[i], gpu)) {
+			if (via)
+				*via = sass[i];
+			return ARCHCOV_SASS;
+		}
+	for (i = n_ptx; i-- > 0;)
+		if (ptx_runs(ptx[i], gpu)) {
+			if (via)
+				*via = ptx[i];
+			return ARCHCOV_PTX;
+		}
+	return ARCHCOV_NONE;
+}
+
+size_t archcov_parse_list(const char *s, uint32_t *sass, size_t *n_sass, uint32_t *ptx,
+			  size_t *n_ptx, size_t cap)
+{
+	size_t entries = 0;
+
+	*n_sass = *n_ptx = 0;
+	while (s && *s >= '0' && *s <= '9') {
+		unsigned major = 0, minor;
+		int digits = 0;
+		while (*s >= '0' && *s <= '9' && digits < 3)
+			major = major * 10 + (unsigned)(*s++ - '0'), digits++;
+		if (*s != '.' || s[1] < '0' || s[1] > '9')
+			break;
+		minor = (unsigned)(s[1] - '0');
+		s += 2;
+		if (*n_sass < cap)
+			sass[(*n_sass)++] = FATBIN_KEY(major * 10 + minor, FATBIN_VAR_NONE);
+		if (!strncmp(s, "+PTX", 4)) {
+			s += 4;
+			if (*n_ptx < cap)
+				ptx[(*n_ptx)++] = FATBIN_KEY(major * 10 + minor, FATBIN_VAR_NONE);
+		}
+		entries++;
+		if (*s != ';')
+			break;
+		s++;
+	}
+	return entries;
+}
+
+static void release_of(const char *v, char *out, size_t cap)
+{
+	size_t n = strspn(v, "0123456789");
+
+	if (v[n] == '.')
+		n += 1 + strspn(v + n + 1, "0123456789");
+	snprintf(out, cap, "%.*s", (int)n, v);
+}
+
+/* 2: the driver supports this CUDA (or cannot be asked); 1: through
+ * minor-version compatibility only; 0: not at all. */
+static int driver_ok(const char *cuda, int driver_cuda)
+{
+	struct compat_result r;
+	int rt = cuda ? ver_cuda_int(cuda) : -1;
+	enum compat_verdict v;
+
+	if (driver_cuda <= 0 || rt <= 0)
+		return 2;
+	v = compat_check(rt, driver_cuda, NULL, &r);
+	return v == COMPAT_TOO_OLD ? 0 : v == COMPAT_MINOR ? 1 : 2;
+}
+
+/* Better by: the installed release, the driver, the newest torch, the newest CUDA. */
+static int better(const struct archcov_pick *a, const struct archcov_pick *b)
+{
+	int c;
+
+	if (a->same_release != b->same_release)
+		return a->same_release > b->same_release;
+	if (a->driver_ok != b->driver_ok)
+		return a->driver_ok > b->driver_ok;
+	c = ver_cmp(a->torch, b->torch);
+	if (c)
+		return c > 0;
+	return ver_cmp(a->cuda, b->cuda) > 0;
+}
+
+static int pick(const char *torch_version, int cc_major, int cc_minor, int driver_cuda,
+		int any_arch, struct archcov_pick *out)
+{
+	struct kb_tsv *t = malloc(sizeof(*t));
+	struct archcov_pick cand, best;
+	uint32_t sass[64], ptx[64];
+	size_t ns, np;
+	char rel[16] = "";
+	int found = 0;
+
+	if (!t || kb_tsv_open(t, "torch_cuda.tsv")) {
+		free(t);
+		return CD_ENOENT;
+	}
+	if (torch_version)
+		release_of(torch_version, rel, sizeof(rel));
+	memset(&best, 0, sizeof(best));
+	while (kb_tsv_next(t)) {
+		const char *tv = kb_tsv_get(t, "torch_version"),
+			   *var = kb_tsv_get(t, "cuda_variant");
+		const char *cu = kb_tsv_get(t, "cuda_version");
+		const char *al = kb_tsv_get(t, "torch_cuda_arch_list_linux_x86_64");
+		if (!tv || !var || !cu || !al || !*var)
+			continue;
+		archcov_parse_list(al, sass, &ns, ptx, &np, 64);
+		if (!any_arch &&
+		    archcov_covers(sass, ns, ptx, np, cc_major, cc_minor, NULL) == ARCHCOV_NONE)
+			continue;
+		memset(&cand, 0, sizeof(cand));
+		str_copy(cand.torch, sizeof(cand.torch), tv);
+		str_copy(cand.variant, sizeof(cand.variant), var);
+		str_copy(cand.cuda, sizeof(cand.cuda), cu);
+		snprintf(cand.archs, sizeof(cand.archs), "%.*s", (int)strcspn(al, " "), al);
+		cand.same_release = rel[0] && !strcmp(rel, tv);
+		cand.driver_ok = driver_ok(cu, driver_cuda);
+		if (any_arch && (!cand.same_release || cand.driver_ok < 2))
+			continue;
+		if (!found || better(&cand, &best))
+			best = cand;
+		found = 1;
+	}
+	free(t);
+	if (!found)
+		return CD_ENOENT;
+	*out = best;
+	return 0;
+}
+
+int archcov_pick_torch(const char *torch_version, int cc_major, int cc_minor, int driver_cuda,
+		       struct archcov_pick *out)
+{
+	return pick(torch_version, cc_major, cc_minor, driver_cuda, 0, out);
+}
+
+int archcov_pick_for_driver(const char *torch_version, int driver_cuda, struct archcov_pick *out)
+{
+	if (!torch_version || driver_cuda <= 0)
+		return CD_ENOENT;
+	return pick(torch_version, 0, 0, driver_cuda, 1, out);
+}

@@ -1,0 +1,1 @@
+build_info = {'cpu_compiler': '/usr/bin/clang-18', 'cuda_compute_capabilities': ['sm_60', 'sm_80', 'compute_90'], 'cuda_version': '12.5.1', 'cudnn_version': '9', 'is_cuda_build': True, 'is_rocm_build': False}
