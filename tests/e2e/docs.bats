@@ -1,10 +1,8 @@
 #!/usr/bin/env bats
 # docs/findings.md and the code agree. Every finding id the code can emit
 # (scripts/finding-ids.sh) has a section; every section is an id the code
-# emits, except the ids still in review on other branches (PENDING); each
-# section has the same parts in the same order, once, with a row in Contents.
-
-PENDING=" lib-missing lib-shadowed lib-duplicate arch-unsupported extension-abi-mismatch "
+# emits; each section has the same parts in the same order, once, with a row
+# in Contents.
 
 setup() {
 	TOP="$BATS_TEST_DIRNAME/../.."
@@ -14,7 +12,6 @@ setup() {
 
 sections() { sed -n 's/^## \([a-z0-9-]*\)$/\1/p' "$DOC"; }
 contents() { sed -n 's/^| \[\([a-z0-9-]*\)\](#\([a-z0-9-]*\)) |.*/\1 \2/p' "$DOC"; }
-pending() { [[ "$PENDING" == *" $1 "* ]]; }
 
 @test "the id extractor reads findings_add calls, split lines, wrappers and mappings" {
 	d="$BATS_TEST_TMPDIR/src"
@@ -52,11 +49,11 @@ pending() { [[ "$PENDING" == *" $1 "* ]]; }
 	}
 }
 
-@test "every section of docs/findings.md is an id the code emits, or one in review" {
+@test "every section of docs/findings.md is an id the code emits" {
 	ids=$("$IDS")
 	bad=
 	for s in $(sections); do
-		grep -qx -- "$s" <<<"$ids" || pending "$s" || bad="$bad $s"
+		grep -qx -- "$s" <<<"$ids" || bad="$bad $s"
 	done
 	[ -z "$bad" ] || {
 		echo "sections for ids the code does not emit:$bad"
@@ -71,19 +68,16 @@ pending() { [[ "$PENDING" == *" $1 "* ]]; }
 		false
 	}
 	dup=$(sections | sort | uniq -d)
-	for s in $dup; do
-		pending "$s" || {
-			echo "two sections for $s"
-			false
-		}
-	done
+	[ -z "$dup" ] || {
+		echo "two sections for:" $dup
+		false
+	}
 }
 
 @test "each section has Severity, Raised by, Meaning, Evidence and Fix, in that order" {
-	bad=$(awk -v pend="$PENDING" '
+	bad=$(awk '
 		function done_() {
-			if (id ~ /^[a-z0-9-]+$/ && index(pend, " " id " ") == 0 &&
-			    got != "|Severity|Raised by|Meaning|Evidence|Fix")
+			if (id ~ /^[a-z0-9-]+$/ && got != "|Severity|Raised by|Meaning|Evidence|Fix")
 				print id ":" got
 		}
 		/^## / { done_(); id = substr($0, 4); got = ""; next }
@@ -112,7 +106,6 @@ pending() { [[ "$PENDING" == *" $1 "* ]]; }
 		}
 	done <<<"$rows"
 	for s in $(sections); do
-		pending "$s" && continue
 		grep -q "^$s " <<<"$rows" || {
 			echo "section without a row in Contents: $s"
 			false
