@@ -9,7 +9,6 @@
  * is read or built. At most ABI_EXT extensions are checked (all under
  * `check --deep`). */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "core/str.h"
 #include "format/elf.h"
@@ -74,22 +73,6 @@ static size_t open_torch(struct libs_run *r, struct tlib *t)
 	return k;
 }
 
-/* Symbol lookups touch pages all over libtorch's .gnu.hash, .dynsym and
- * .dynstr (tens of MB for libtorch_cpu.so). Clean file pages come back from
- * the page cache for a minor fault, so dropping them every DROP_EVERY lookups
- * bounds the resident set instead of mapping all of those tables in (43 MB
- * peak on the H200 before this). */
-#define DROP_EVERY 256
-
-static void drop_pages(const struct tlib *t, size_t nt)
-{
-	size_t k;
-
-	for (k = 0; k < nt; k++)
-		if (t[k].m.p && t[k].m.n)
-			(void)madvise((void *)t[k].m.p, t[k].m.n, MADV_DONTNEED);
-}
-
 static void check_one(struct libs_run *r, struct cd_ext *x, const struct tlib *t, size_t nt)
 {
 	struct cd_fmap m;
@@ -111,8 +94,7 @@ static void check_one(struct libs_run *r, struct cd_ext *x, const struct tlib *t
 		if (syms[i].defined || syms[i].bind == STB_WEAK || !syms[i].name ||
 		    !torch_symbol(syms[i].name))
 			continue;
-		if (++x->n_torch_imports % DROP_EVERY == 0)
-			drop_pages(t, nt);
+		x->n_torch_imports++;
 		for (k = 0; k < nt && !found; k++)
 			found = elfhash_defines(&t[k].h, syms[i].name);
 		if (found)
@@ -144,7 +126,6 @@ void libs_abi(struct libs_run *r)
 		if (done++ >= ABI_EXT && !r->L->deep)
 			break;
 		check_one(r, x, t, nt);
-		drop_pages(t, nt);
 	}
 	for (i = 0; i < nt; i++)
 		fmap_close(&t[i].m);
