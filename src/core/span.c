@@ -72,3 +72,10 @@ int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len)
 		*len = (size_t)(nul - (s.p + off));
 	return 0;
 }
+
+uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size)
+{
+	if (size > 8 || !span_ok(n, off, size))
+		return 0;
+	return load(p + off, size, 0);
+}

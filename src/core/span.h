@@ -25,6 +25,10 @@ int span_u16(struct cd_span s, uint64_t off, int big_endian, uint16_t *out);
 int span_u32(struct cd_span s, uint64_t off, int big_endian, uint32_t *out);
 int span_u64(struct cd_span s, uint64_t off, int big_endian, uint64_t *out);
 
+/* A little-endian integer of size bytes (1..8) at off, or 0 when it does not
+ * fit: for walkers whose every field is range-checked again by its caller. */
+uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size);
+
 /* A sub-span [off, off+size); CD_ERANGE when it does not fit. */
 int span_sub(struct cd_span s, uint64_t off, uint64_t size, struct cd_span *out);
 

@@ -27,18 +27,6 @@
 
 #include "core/span.h"
 
-static uint64_t le(const uint8_t *p, size_t n, uint64_t off, unsigned size)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(n, off, size))
-		return 0;
-	for (i = size; i-- > 0;)
-		v = (v << 8) | p[off + i];
-	return v;
-}
-
 static void set_add(uint32_t *set, size_t *n, uint32_t key)
 {
 	size_t lo = 0, hi = *n;
@@ -91,13 +79,13 @@ static int read_entry(const uint8_t *p, size_t n, uint64_t off, uint64_t end,
 			       (unsigned long long)off);
 	memset(e, 0, sizeof(*e));
 	e->offset = off;
-	e->kind = (uint16_t)le(p, n, off, 2);
-	e->header_size = (uint32_t)le(p, n, off + 4, 4);
-	e->payload_size = le(p, n, off + 8, 8);
-	e->code_minor = (uint16_t)le(p, n, off + 24, 2);
-	e->code_major = (uint16_t)le(p, n, off + 26, 2);
-	e->arch = (uint32_t)le(p, n, off + 28, 4);
-	e->flags = le(p, n, off + 40, 8);
+	e->kind = (uint16_t)span_le0(p, n, off, 2);
+	e->header_size = (uint32_t)span_le0(p, n, off + 4, 4);
+	e->payload_size = span_le0(p, n, off + 8, 8);
+	e->code_minor = (uint16_t)span_le0(p, n, off + 24, 2);
+	e->code_major = (uint16_t)span_le0(p, n, off + 26, 2);
+	e->arch = (uint32_t)span_le0(p, n, off + 28, 4);
+	e->flags = span_le0(p, n, off + 40, 8);
 	e->compressed = (e->flags & (FATBIN_FLAG_COMPRESS_LZ4 | FATBIN_FLAG_COMPRESS_ZSTD)) != 0;
 	if (e->flags & FATBIN_FLAG_ARCH_SPECIFIC)
 		e->variant = FATBIN_VAR_A;
@@ -138,7 +126,7 @@ static int walk_entries(const uint8_t *p, size_t n, uint64_t off, uint64_t end, 
  * toolkit aligns containers to; n when there is none. */
 static uint64_t next_container(const uint8_t *p, size_t n, uint64_t off)
 {
-	while (span_ok(n, off, FATBIN_HDR_SIZE) && le(p, n, off, 4) != FATBIN_MAGIC)
+	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC)
 		off = (off + 8) & ~(uint64_t)7;
 	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
 }
@@ -157,8 +145,8 @@ int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struc
 			s->gap_bytes += at - off;
 		if (at >= n)
 			return 0;
-		hsize = le(p, n, at + 6, 2);
-		fsize = le(p, n, at + 8, 8);
+		hsize = span_le0(p, n, at + 6, 2);
+		fsize = span_le0(p, n, at + 8, 8);
 		rc = 0;
 		if (hsize < FATBIN_HDR_SIZE || !span_ok(n, at, hsize) ||
 		    !span_ok(n - at - hsize, 0, fsize))
@@ -194,9 +182,9 @@ int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struc
 static int plausible(const uint8_t *p, size_t n, uint64_t off, uint64_t *end, uint64_t *budget)
 {
 	struct fatbin_entry e;
-	uint64_t hsize = le(p, n, off + 6, 2), fsize = le(p, n, off + 8, 8), at;
+	uint64_t hsize = span_le0(p, n, off + 6, 2), fsize = span_le0(p, n, off + 8, 8), at;
 
-	if (le(p, n, off + 4, 2) != 1 || hsize != FATBIN_HDR_SIZE ||
+	if (span_le0(p, n, off + 4, 2) != 1 || hsize != FATBIN_HDR_SIZE ||
 	    !span_ok(n - off - hsize, 0, fsize) || fsize < FATBIN_ENTRY_MIN)
 		return 0;
 	*end = off + hsize + fsize;

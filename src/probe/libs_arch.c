@@ -17,23 +17,11 @@
 #define FILE_MAX       ((size_t)1 << 36)
 #define CONTAINERS_MAX (1u << 18)
 
-static uint64_t le(const uint8_t *p, size_t n, uint64_t off, unsigned size)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(n, off, size))
-		return 0;
-	for (i = size; i-- > 0;)
-		v = (v << 8) | p[off + i];
-	return v;
-}
-
 /* The next container header at or after off on the 8-byte grid (as
  * fatbin_walk looks for it), n when there is none. */
 static uint64_t next_at(const uint8_t *p, size_t n, uint64_t off)
 {
-	while (span_ok(n, off, FATBIN_HDR_SIZE) && le(p, n, off, 4) != FATBIN_MAGIC)
+	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC)
 		off = (off + 8) & ~(uint64_t)7;
 	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
 }
@@ -46,8 +34,8 @@ static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_
 	uint64_t off = 0, at, h, sz, *s = arena_calloc(a, cap, 8), *l = arena_calloc(a, cap, 8);
 
 	while (s && l && (at = next_at(p, n, off)) < n && k < CONTAINERS_MAX) {
-		h = le(p, n, at + 6, 2);
-		sz = le(p, n, at + 8, 8);
+		h = span_le0(p, n, at + 6, 2);
+		sz = span_le0(p, n, at + 8, 8);
 		if (h < FATBIN_HDR_SIZE || !span_ok(n, at, h) || !span_ok(n - at - h, 0, sz)) {
 			*error = arena_printf(a, "fatbin container at %llu runs past the section",
 					      (unsigned long long)at);
