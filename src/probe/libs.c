@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -234,6 +235,24 @@ static const struct cd_lib_item *find_item(const struct cd_libs_facts *L, const 
 	return NULL;
 }
 
+/* The peak resident set so far (VmHWM of /proc/self/status), read after each
+ * stage: the stage where it jumps is the one to look at. Our own process,
+ * always the host's /proc whatever --root says. */
+static int64_t stage_peak_kb(void)
+{
+	char line[256];
+	long long kb = -1;
+	FILE *fp = fopen("/proc/self/status", "re");
+
+	if (!fp)
+		return CD_UNK;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "VmHWM: %lld kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return kb < 0 ? CD_UNK : (int64_t)kb;
+}
+
 void libs_probe(struct cd_facts *f, struct cd_stack_facts *st)
 {
 	struct cd_libs_facts *L = arena_alloc(&f->arena, sizeof(*L));
@@ -254,21 +273,26 @@ void libs_probe(struct cd_facts *f, struct cd_stack_facts *st)
 		build_items(r);
 		build_missing(r);
 		L->us_load = libs_now_us() - t0;
+		L->kb_load = stage_peak_kb();
 		t0 = libs_now_us();
 		libs_copies(r);
 		L->cudnn = find_item(L, "libcudnn.so.");
 		L->nccl = find_item(L, "libnccl.so.");
 		L->cudart = find_item(L, "libcudart.so.");
 		L->us_copies = libs_now_us() - t0;
+		L->kb_copies = stage_peak_kb();
 		t0 = libs_now_us();
 		libs_arch_torch(r);
 		L->us_arch = libs_now_us() - t0;
+		L->kb_arch = stage_peak_kb();
 		t0 = libs_now_us();
 		libs_ext(r);
 		L->us_ext = libs_now_us() - t0;
+		L->kb_ext = stage_peak_kb();
 		t0 = libs_now_us();
 		libs_abi(r);
 		L->us_abi = libs_now_us() - t0;
+		L->kb_abi = stage_peak_kb();
 	}
 	if (st->packages_known)
 		libs_frameworks(r);

@@ -155,6 +155,9 @@ struct cd_libs_facts {
 	struct cd_tf_facts tf;
 	int deep; /* check --deep: full fatbin walks, no caps on extensions */
 	int64_t us_load, us_copies, us_arch, us_ext, us_abi; /* not in JSON */
+	/* Peak resident set in KB after each stage (VmHWM, cumulative); CD_UNK
+	 * where /proc/self cannot say. Not in JSON: printed with -v. */
+	int64_t kb_load, kb_copies, kb_arch, kb_ext, kb_abi;
 };
 
 /* Run after the package probe (stack.c calls it). */

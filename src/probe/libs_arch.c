@@ -14,8 +14,29 @@
 #include "probe/fmap.h"
 #include "probe/libs_int.h"
 
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #define FILE_MAX       ((size_t)1 << 36)
 #define CONTAINERS_MAX (1u << 18)
+
+/* Walking a large fatbin (297 MB in libtorch_cuda.so) touches a page per
+ * container header; those clean file pages come back from the page cache for
+ * a minor fault, so they are dropped behind the walk every DROP_BYTES instead
+ * of adding up (the walk made check's peak 43 MB on the H200, 114 MB with
+ * --deep). */
+#define DROP_BYTES ((uint64_t)4 << 20)
+
+static void drop(const uint8_t *from, const uint8_t *to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = pg > 0 ? (uintptr_t)pg - 1 : 4095;
+	uintptr_t a = ((uintptr_t)from + mask) & ~mask, b = (uintptr_t)to & ~mask;
+
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+}
 
 /* The next container header at or after off on the 8-byte grid (as
  * fatbin_walk looks for it), n when there is none. */
@@ -32,6 +53,7 @@ static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_
 {
 	size_t cap = 256, k = 0;
 	uint64_t off = 0, at, h, sz, *s = arena_calloc(a, cap, 8), *l = arena_calloc(a, cap, 8);
+	uint64_t dropped = 0;
 
 	while (s && l && (at = next_at(p, n, off)) < n && k < CONTAINERS_MAX) {
 		h = span_le0(p, n, at + 6, 2);
@@ -56,7 +78,12 @@ static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_
 		l[k] = h + sz;
 		k++;
 		off = at + h + sz;
+		if (at - dropped >= DROP_BYTES) {
+			drop(p + dropped, p + at);
+			dropped = at;
+		}
 	}
+	drop(p + dropped, p + (off < n ? off : n));
 	*start = s;
 	*len = l;
 	return k;
@@ -97,6 +124,7 @@ static void from_section(struct cd_arena *a, const uint8_t *p, size_t n, int dee
 		last = pick;
 		if (fatbin_summarize(p + start[pick], len[pick], &one, &err) && !out->error)
 			out->error = arena_strdup(a, err.msg);
+		drop(p + start[pick], p + start[pick] + len[pick]);
 		fatbin_summary_merge(&all, &one);
 		out->sampled++;
 	}

@@ -187,6 +187,11 @@ json_t *frameworks_json(const struct cd_facts *f)
 	return o;
 }
 
+static double mb(int64_t kb)
+{
+	return kb == CD_UNK ? -1.0 : (double)kb / 1024.0;
+}
+
 void libs_torch_json(const struct cd_facts *f, json_t *o)
 {
 	const struct cd_libs_facts *L = libs_facts(f);
@@ -257,4 +262,11 @@ void libs_text(const struct cd_render *r, const struct cd_facts *f)
 			L->n_items, L->n_missing, L->n_ext, (double)L->us_load / 1000.0,
 			(double)L->us_copies / 1000.0, (double)L->us_arch / 1000.0,
 			(double)L->us_ext / 1000.0, (double)L->us_abi / 1000.0);
+	if (r->verbose && L->torch)
+		fprintf(r->out,
+			"    peak memory after each stage (MB): load %.1f, copies %.1f, archs "
+			"%.1f, "
+			"extensions %.1f, abi %.1f\n",
+			mb(L->kb_load), mb(L->kb_copies), mb(L->kb_arch), mb(L->kb_ext),
+			mb(L->kb_abi));
 }

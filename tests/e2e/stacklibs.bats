@@ -307,3 +307,11 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[ "$(jq -r .torch.cudnn_version <<<"$output")" = 9.19.0.56 ]
 	[ "$(item libtorch_python.so .rule <<<"$output")" = rpath ]
 }
+
+@test "-v prints the time and the peak memory of each stage of the library probe" {
+	run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" check -v
+	[[ "$output" == *"load "*" ms, copies "*" ms, archs "*" ms, extensions "*" ms, abi "*" ms"* ]]
+	line=$(grep "peak memory after each stage (MB)" <<<"$output")
+	[[ "$line" =~ load\ [0-9]+\.[0-9],\ copies\ [0-9]+\.[0-9],\ archs\ [0-9]+\.[0-9],\ extensions\ [0-9]+\.[0-9],\ abi\ [0-9]+\.[0-9]$ ]]
+	[[ "$output" == *"peak memory: cuda-doctor "*" MB, isolated driver queries "*" MB"* ]]
+}
