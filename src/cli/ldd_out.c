@@ -279,19 +279,6 @@ static json_t *j_obj(const struct ldr_session *s, const struct ldr_obj *o)
 	return j;
 }
 
-static json_t *j_arch_list(int kind, const uint32_t *keys, size_t n)
-{
-	json_t *a = json_array();
-	char name[32];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		fatbin_arch_name(kind, keys[i], name, sizeof(name));
-		json_array_append_new(a, json_string(name));
-	}
-	return a;
-}
-
 static json_t *j_fatbin(const struct cudaarch *a)
 {
 	json_t *f;
@@ -378,12 +365,14 @@ static json_t *j_report(const struct ldd_out *lo)
 	json_object_set_new(j, "objects", a);
 	json_object_set_new(j, "not_found", json_strv(missing, nm, 1));
 	json_object_set_new(j, "truncated", json_boolean(s->truncated));
-	json_object_set_new(archs, "sass",
-			    j_arch_list(FATBIN_KIND_ELF, lo->arch.sum.sass, lo->arch.sum.n_sass));
+	json_object_set_new(
+		archs, "sass",
+		json_arch_names(FATBIN_KIND_ELF, lo->arch.sum.sass, lo->arch.sum.n_sass));
 	json_object_set_new(archs, "ptx",
-			    j_arch_list(FATBIN_KIND_PTX, lo->arch.sum.ptx, lo->arch.sum.n_ptx));
-	json_object_set_new(archs, "lto",
-			    j_arch_list(FATBIN_KIND_LTOIR, lo->arch.sum.lto, lo->arch.sum.n_lto));
+			    json_arch_names(FATBIN_KIND_PTX, lo->arch.sum.ptx, lo->arch.sum.n_ptx));
+	json_object_set_new(
+		archs, "lto",
+		json_arch_names(FATBIN_KIND_LTOIR, lo->arch.sum.lto, lo->arch.sum.n_lto));
 	json_object_set_new(j, "archs",
 			    lo->arch_skipped ? (json_decref(archs), json_null()) : archs);
 	json_object_set_new(j, "fatbin", lo->arch_skipped ? json_null() : j_fatbin(&lo->arch));

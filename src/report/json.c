@@ -6,6 +6,7 @@
 
 #include "core/buf.h"
 #include "core/err.h"
+#include "format/fatbin.h"
 #include "report/render.h"
 
 /* Copy s, replacing each byte that does not start a valid UTF-8 sequence
@@ -79,6 +80,19 @@ json_t *json_strv(const char *const *v, size_t n, int known)
 	a = json_array();
 	for (i = 0; i < n; i++)
 		json_array_append_new(a, json_str(v[i]));
+	return a;
+}
+
+json_t *json_arch_names(int kind, const uint32_t *keys, size_t n)
+{
+	json_t *a = json_array();
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fatbin_arch_name(kind, keys[i], name, sizeof(name));
+		json_array_append_new(a, json_string(name));
+	}
 	return a;
 }
 

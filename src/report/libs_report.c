@@ -60,26 +60,13 @@ static json_t *j_missing(const struct cd_lib_missing *m)
 			 j_copies(m->copies, m->n_copies));
 }
 
-static json_t *j_keys(int kind, const uint32_t *k, size_t n)
-{
-	json_t *a = json_array();
-	char buf[32];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		fatbin_arch_name(kind, k[i], buf, sizeof(buf));
-		json_array_append_new(a, json_string(buf));
-	}
-	return a;
-}
-
 static json_t *j_archset(const struct cd_archset *s)
 {
 	if (!s->known)
 		return json_null();
 	return json_pack("{s:o, s:o, s:I, s:I, s:o}", "sass",
-			 j_keys(FATBIN_KIND_ELF, s->sass, s->n_sass), "ptx",
-			 j_keys(FATBIN_KIND_PTX, s->ptx, s->n_ptx), "containers",
+			 json_arch_names(FATBIN_KIND_ELF, s->sass, s->n_sass), "ptx",
+			 json_arch_names(FATBIN_KIND_PTX, s->ptx, s->n_ptx), "containers",
 			 (json_int_t)s->containers, "containers_read", (json_int_t)s->sampled,
 			 "error", json_str(s->error));
 }

@@ -34,6 +34,8 @@ json_t *json_str(const char *s);
 json_t *json_i64(int64_t v);
 json_t *json_tri(enum cd_tri t);
 json_t *json_strv(const char *const *v, size_t n, int known);
+/* Fatbin arch keys of one kind (FATBIN_KIND_*) as names: ["sm_90a", ...]. */
+json_t *json_arch_names(int kind, const uint32_t *keys, size_t n);
 json_t *json_findings(const struct cd_findings *fs);
 json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, const char *command);
 /* Print with two-space indentation and a final newline. */
