@@ -18,6 +18,9 @@ if [ -n "$files" ] && ! clang-format --dry-run -Werror $files 2>/tmp/cd-format.l
 	status=1
 fi
 
+# Includes point only down the layers; private headers stay in their folder.
+scripts/layers.sh || status=1
+
 if command -v shellcheck >/dev/null 2>&1; then
 	mapfile -t sh < <(ls scripts/*.sh bench/*.sh tests/e2e/*.sh .ci/run 2>/dev/null)
 	shellcheck -S warning "${sh[@]}" || { echo "lint: shellcheck" >&2; status=1; }

@@ -17,7 +17,7 @@
 #include "format/fatbin.h"
 #include "kb/archcov.h"
 #include "kb/compat.h"
-#include "probe/libs.h"
+#include "probe/stack/libs.h"
 
 #define WHL "https://download.pytorch.org/whl"
 

@@ -4,8 +4,8 @@
 #ifndef CD_CHECK_H
 #define CD_CHECK_H
 
-#include "report/facts.h"
-#include "report/finding.h"
+#include "facts/facts.h"
+#include "facts/finding.h"
 
 void check_driver(const struct cd_facts *f, struct cd_findings *out);
 void check_gpus(const struct cd_facts *f, struct cd_findings *out);

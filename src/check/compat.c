@@ -13,7 +13,7 @@
 #include "core/str.h"
 #include "kb/archcov.h"
 #include "kb/compat.h"
-#include "probe/libs.h"
+#include "probe/stack/libs.h"
 
 /* A toolkit on disk the driver fully supports (newest first), or NULL. */
 static const struct cd_toolkit *fitting(const struct cd_facts *f, int driver_cuda)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check/check.h"
-#include "report/render.h"
+#include "core/str.h"
 
 #define SHM_MIN ((int64_t)1 << 30) /* below 1 GiB: the NGC guidance is --shm-size=1g or more */
 
@@ -21,7 +21,7 @@ void check_container(const struct cd_facts *f, struct cd_findings *out)
 
 	if (!c->kind || !strcmp(c->kind, "none") || shm == CD_UNK || shm >= SHM_MIN)
 		return;
-	fmt_bytes(shm, size, sizeof(size));
+	str_bytes(size, sizeof(size), shm);
 	x = findings_add(out, "shm-too-small", CD_SEV_WARNING, "container",
 			 "/dev/shm is only %s in this %s container", size, c->kind);
 	finding_detail(x, out->arena,

@@ -7,8 +7,8 @@
 
 #include "check/check.h"
 #include "core/str.h"
-#include "probe/cudadrv.h"
-#include "probe/nvml.h"
+#include "probe/driver/cudadrv.h"
+#include "probe/driver/nvml.h"
 
 #define SEC "driver"
 

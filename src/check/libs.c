@@ -16,8 +16,8 @@
 #include "check/check.h"
 #include "check/stack_check.h"
 #include "core/str.h"
-#include "probe/libs.h"
-#include "probe/libs_util.h"
+#include "probe/stack/libs.h"
+#include "probe/stack/libs_util.h"
 
 #define GROUPS_MAX 8
 

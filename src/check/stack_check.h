@@ -5,7 +5,7 @@
 
 #include "check/check.h"
 #include "format/pep440.h"
-#include "probe/stack.h"
+#include "probe/stack/stack.h"
 
 /* The interpreter, and the pip command that installs into this environment
  * ("/opt/torch/.venv/bin/python3 -m pip install", "uv pip install --python ..."). */

@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "cli/explain.h"
 #include "core/str.h"
-#include "explain/report.h"
+#include "report/explain_render.h"
 #include "explain/xcheck.h"
 #include "probe/probe.h"
 

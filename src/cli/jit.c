@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/jit.h"
+#include "check/jit/jit.h"
 #include "cli/cli.h"
-#include "cli/jit_render.h"
-#include "probe/jit_smoke.h"
+#include "report/jit_render.h"
+#include "probe/jit/jit_smoke.h"
 #include "probe/probe.h"
 
 #define BUILD_TIMEOUT_DEFAULT_S 300

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/ldd_out.h"
+#include "report/ldd_out.h"
 #include "core/str.h"
 
 #define DLOPEN_MAX 32

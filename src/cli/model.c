@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/model.h"
+#include "check/model/model.h"
 #include "cli/cli.h"
 #include "core/str.h"
 #include "probe/probe.h"

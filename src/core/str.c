@@ -134,3 +134,30 @@ void ver_cuda_str(int v, char *out, size_t cap)
 {
 	snprintf(out, cap, "%d.%d", v / 1000, (v % 1000) / 10);
 }
+
+const char *str_bytes(char *buf, size_t cap, int64_t b)
+{
+	static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+	double v = (double)b;
+	size_t u = 0;
+	char *dot;
+
+	if (b < 0) {
+		snprintf(buf, cap, "unknown");
+		return buf;
+	}
+	if (b < 1024) {
+		snprintf(buf, cap, "%lld B", (long long)b);
+		return buf;
+	}
+	v /= 1024.0;
+	while (v >= 1023.95 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		v /= 1024.0;
+		u++;
+	}
+	snprintf(buf, cap, "%.1f %s", v, unit[u]);
+	dot = strstr(buf, ".0 ");
+	if (dot)
+		memmove(dot, dot + 2, strlen(dot + 2) + 1);
+	return buf;
+}

@@ -28,4 +28,9 @@ int ver_cuda_int(const char *s);
 /* Format a cudaDriverGetVersion-style integer as "13.0". */
 void ver_cuda_str(int v, char *out, size_t cap);
 
+/* The one byte formatter: binary units with one decimal, dropped when it is
+ * 0 ("17 B", "3.2 KiB", "64 MiB", "140.4 GiB"); "unknown" for a negative
+ * value (CD_UNK). Returns buf. */
+const char *str_bytes(char *buf, size_t cap, int64_t b);
+
 #endif

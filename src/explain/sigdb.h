@@ -13,7 +13,7 @@
 #include "core/arena.h"
 #include "core/err.h"
 #include "explain/tmpl.h"
-#include "report/finding.h"
+#include "facts/finding.h"
 
 #define SIG_LIST_MAX 8	  /* patterns, fixes, sources, samples, near misses */
 #define SIGDB_MAX    4096 /* signatures */

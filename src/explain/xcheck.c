@@ -10,7 +10,6 @@
 
 #include "core/file.h"
 #include "core/str.h"
-#include "report/render.h"
 
 #define ROOTS_MAX    16
 #define DIRS_MAX     32
@@ -343,8 +342,8 @@ static void say_gpus(struct xc *x, int memory)
 	for (i = 0; i < f->n_gpus && i < 8; i++) {
 		const struct cd_gpu *g = &f->gpus[i];
 		char tot[32], fr[32];
-		fmt_bytes(g->memory_total_bytes, tot, sizeof(tot));
-		fmt_bytes(g->memory_free_bytes, fr, sizeof(fr));
+		str_bytes(tot, sizeof(tot), g->memory_total_bytes);
+		str_bytes(fr, sizeof(fr), g->memory_free_bytes);
 		if (memory)
 			say(x, "GPU %zu: %s, %s total, %s free", i, g->name ? g->name : "(unnamed)",
 			    tot, fr);
@@ -496,7 +495,7 @@ static void check_one(struct xc *x)
 		if (so)
 			check_soname(x, so);
 		if (x->f->host.shm_size_bytes != CD_UNK) {
-			fmt_bytes(x->f->host.shm_size_bytes, shm, sizeof(shm));
+			str_bytes(shm, sizeof(shm), x->f->host.shm_size_bytes);
 			say(x, "/dev/shm is %s", shm);
 		}
 		say_vars(x, nccl_vars);

@@ -9,7 +9,7 @@
 #define CD_XCHECK_H
 
 #include "explain/scan.h"
-#include "report/facts.h"
+#include "facts/facts.h"
 
 void xc_check(struct xs_result *r, const struct cd_facts *f);
 

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "report/facts.h"
+#include "facts/facts.h"
 #include "report/render.h"
 
 json_t *libs_json(const struct cd_facts *f);

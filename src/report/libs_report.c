@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "format/fatbin.h"
-#include "probe/libs.h"
+#include "probe/stack/libs.h"
 #include "report/libs_render.h"
 
 static json_t *j_copies(const struct cd_lib_copy *c, size_t n)

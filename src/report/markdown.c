@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/str.h"
 #include "report/render.h"
 
 static const char *md(const char *s)
@@ -31,7 +32,7 @@ static void facts_table(FILE *o, const struct cd_facts *f)
 	row(o, "Driver", buf);
 	for (i = 0; i < f->n_gpus; i++) {
 		char k[32];
-		fmt_bytes(f->gpus[i].memory_total_bytes, mem, sizeof(mem));
+		str_bytes(mem, sizeof(mem), f->gpus[i].memory_total_bytes);
 		snprintf(k, sizeof(k), "GPU %lld", (long long)f->gpus[i].index);
 		snprintf(buf, sizeof(buf), "%s, compute %s, %s", md(f->gpus[i].name),
 			 md(f->gpus[i].compute_capability), mem);

@@ -6,8 +6,8 @@
 
 #include <jansson.h>
 
-#include "check/model.h"
-#include "probe/model.h"
+#include "check/model/model.h"
+#include "probe/model/model.h"
 #include "report/render.h"
 
 json_t *model_json(const struct cd_facts *f, const struct cd_model_facts *m,

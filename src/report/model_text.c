@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/str.h"
 #include "report/color.h"
 #include "report/model_render.h"
 
@@ -25,20 +26,6 @@ static enum block block_of(const char *id)
 static const char *unk(const char *s)
 {
 	return s ? s : "unknown";
-}
-
-/* 1.5 GiB, 12.0 MiB, 3.2 KiB, 17 B */
-static const char *gib(char *buf, size_t cap, uint64_t b)
-{
-	if (b >= 1ULL << 30)
-		snprintf(buf, cap, "%.1f GiB", (double)b / (double)(1ULL << 30));
-	else if (b >= 1ULL << 20)
-		snprintf(buf, cap, "%.1f MiB", (double)b / (double)(1ULL << 20));
-	else if (b >= 1ULL << 10)
-		snprintf(buf, cap, "%.1f KiB", (double)b / (double)(1ULL << 10));
-	else
-		snprintf(buf, cap, "%llu B", (unsigned long long)b);
-	return buf;
 }
 
 /* 68976648192 -> "68,976,648,192" */
@@ -138,14 +125,14 @@ static void weights(const struct cd_render *r, const struct cd_model_facts *m)
 		bad += w->files[i].state != MD_F_OK;
 	fprintf(r->out, "    %s: %zu file%s (%zu with problems), %s on disk, %zu tensors\n",
 		unk(w->format), w->n_files, w->n_files == 1 ? "" : "s", bad,
-		gib(a, sizeof(a), w->disk_bytes), w->n_tensors);
+		str_bytes(a, sizeof(a), (int64_t)w->disk_bytes), w->n_tensors);
 	if (w->n_params)
 		fprintf(r->out, "    %s parameters%s\n", grouped(a, sizeof(a), w->n_params),
 			w->params_exact ? "" : " (incomplete or estimated)");
 	for (i = 0; i < w->n_dtypes && i < 8; i++)
 		fprintf(r->out, "      %-12s %s parameters, %s\n", w->dtypes[i].dtype,
 			grouped(a, sizeof(a), w->dtypes[i].params),
-			gib(b, sizeof(b), w->dtypes[i].bytes));
+			str_bytes(b, sizeof(b), (int64_t)w->dtypes[i].bytes));
 	if (w->gguf.file)
 		fprintf(r->out, "    GGUF v%u %s (%s), %lld layers, context %lld\n",
 			w->gguf.version, unk(w->gguf.architecture), unk(w->gguf.name),
@@ -159,12 +146,14 @@ static void memory(const struct cd_render *r, const struct mp_request *q,
 	FILE *o = r->out;
 	size_t i;
 
-	fprintf(o, "    %s weights %s", p->dtype, gib(a, sizeof(a), p->weights_bytes));
+	fprintf(o, "    %s weights %s", p->dtype,
+		str_bytes(a, sizeof(a), (int64_t)p->weights_bytes));
 	if (p->kv_known)
-		fprintf(o, " + KV cache %s", gib(b, sizeof(b), p->kv_bytes));
+		fprintf(o, " + KV cache %s", str_bytes(b, sizeof(b), (int64_t)p->kv_bytes));
 	if (p->overhead)
-		fprintf(o, " + %s CUDA overhead per GPU", gib(c, sizeof(c), p->overhead));
-	fprintf(o, " = %s\n", gib(d, sizeof(d), p->required));
+		fprintf(o, " + %s CUDA overhead per GPU",
+			str_bytes(c, sizeof(c), (int64_t)p->overhead));
+	fprintf(o, " = %s\n", str_bytes(d, sizeof(d), (int64_t)p->required));
 	fprintf(o, "    %s(%s)%s\n", col(r, C_DIM), p->dtype_reason, col(r, C_OFF));
 	if (p->kv_note)
 		fprintf(o, "    KV cache not counted: %s\n", p->kv_note);
@@ -172,10 +161,12 @@ static void memory(const struct cd_render *r, const struct mp_request *q,
 		const struct mp_device *x = &p->devices[i];
 		fprintf(o, "    %s %s: %s %s x %.2f = %s usable; %s placed", x->name, unk(x->model),
 			x->free_is_total ? "total" : "free",
-			x->free == CD_UNK ? "unknown" : gib(a, sizeof(a), (uint64_t)x->free),
+			x->free == CD_UNK ? "unknown"
+					  : str_bytes(a, sizeof(a), (int64_t)(uint64_t)x->free),
 			q->headroom,
-			x->usable == CD_UNK ? "unknown" : gib(b, sizeof(b), (uint64_t)x->usable),
-			gib(c, sizeof(c), x->assigned));
+			x->usable == CD_UNK ? "unknown"
+					    : str_bytes(b, sizeof(b), (int64_t)(uint64_t)x->usable),
+			str_bytes(c, sizeof(c), (int64_t)x->assigned));
 		if (x->first_unit && p->n_devices > 1)
 			fprintf(o, " (%s .. %s)", x->first_unit, x->last_unit);
 		fprintf(o, "\n");

@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "core/opts.h"
-#include "report/facts.h"
-#include "report/finding.h"
+#include "facts/facts.h"
+#include "facts/finding.h"
 
 #define CD_SCHEMA "cuda-doctor.report/1"
 
@@ -50,8 +50,5 @@ void text_findings(const struct cd_render *r, const struct cd_findings *fs);
 void stack_text(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 void markdown_report(const struct cd_render *r, const struct cd_facts *f,
 		     const struct cd_findings *fs);
-
-/* "143771 MiB" style sizes, shared by text and markdown. */
-void fmt_bytes(int64_t bytes, char *out, size_t cap);
 
 #endif

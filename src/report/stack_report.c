@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probe/stack.h"
+#include "probe/stack/stack.h"
 #include "report/libs_render.h"
 #include "report/render.h"
 

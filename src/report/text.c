@@ -4,18 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/str.h"
 #include "report/color.h"
 #include "report/render.h"
-
-void fmt_bytes(int64_t bytes, char *out, size_t cap)
-{
-	if (bytes == CD_UNK)
-		snprintf(out, cap, "unknown");
-	else if (bytes >= (int64_t)1 << 30)
-		snprintf(out, cap, "%.1f GiB", (double)bytes / (double)((int64_t)1 << 30));
-	else
-		snprintf(out, cap, "%lld MiB", (long long)(bytes >> 20));
-}
 
 static enum cd_severity section_worst(const struct cd_findings *fs, const char *section, int *any)
 {
@@ -75,7 +66,7 @@ static void host_section(const struct cd_render *r, const struct cd_facts *f,
 		f->container.evidence ? " (" : "",
 		f->container.evidence ? f->container.evidence : "",
 		f->container.evidence ? ")" : "");
-	fmt_bytes(h->shm_size_bytes, shm, sizeof(shm));
+	str_bytes(shm, sizeof(shm), h->shm_size_bytes);
 	fprintf(r->out, "    /dev/shm: %s; NVIDIA device nodes: %zu\n", shm, h->n_dev_nodes);
 }
 
@@ -133,8 +124,8 @@ static void gpu_section(const struct cd_render *r, const struct cd_facts *f,
 	heading(r, fs, "gpus", title);
 	for (i = 0; i < f->n_gpus; i++) {
 		const struct cd_gpu *g = &f->gpus[i];
-		fmt_bytes(g->memory_total_bytes, tot, sizeof(tot));
-		fmt_bytes(g->memory_free_bytes, fre, sizeof(fre));
+		str_bytes(tot, sizeof(tot), g->memory_total_bytes);
+		str_bytes(fre, sizeof(fre), g->memory_free_bytes);
 		fprintf(r->out, "    %lld  %s  compute %s  %s total, %s free  %s\n",
 			(long long)g->index, or_unknown(g->name), or_unknown(g->compute_capability),
 			tot, fre, or_unknown(g->pci_bus_id));

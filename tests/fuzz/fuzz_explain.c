@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "core/err.h"
-#include "explain/report.h"
+#include "report/explain_render.h"
 #include "explain/scan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check/check.h"
-#include "report/facts.h"
-#include "report/finding.h"
+#include "facts/facts.h"
+#include "facts/finding.h"
 
 struct ctx {
 	struct cd_facts f;

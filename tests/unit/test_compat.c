@@ -11,7 +11,7 @@
 #include "check/check.h"
 #include "core/err.h"
 #include "kb/compat.h"
-#include "report/facts.h"
+#include "facts/facts.h"
 
 static void toolkit_minimums(void **state)
 {

@@ -157,12 +157,33 @@ static void root_symlinks(void **state)
 	assert_int_equal(system(host), 0);
 }
 
+static void bytes_format(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(str_bytes(b, sizeof(b), 0), "0 B");
+	assert_string_equal(str_bytes(b, sizeof(b), 1023), "1023 B");
+	assert_string_equal(str_bytes(b, sizeof(b), 1024), "1 KiB");
+	assert_string_equal(str_bytes(b, sizeof(b), 3277), "3.2 KiB");
+	assert_string_equal(str_bytes(b, sizeof(b), (int64_t)64 << 20), "64 MiB");
+	/* 1023.99 MiB rounds to one GiB, never to "1024.0 MiB" */
+	assert_string_equal(str_bytes(b, sizeof(b), ((int64_t)1 << 30) - 10000), "1 GiB");
+	assert_string_equal(str_bytes(b, sizeof(b), 150754820096LL), "140.4 GiB");
+	assert_string_equal(str_bytes(b, sizeof(b), (int64_t)3 << 40), "3 TiB");
+	assert_string_equal(str_bytes(b, sizeof(b), -1), "unknown");
+	assert_string_equal(str_bytes(b, sizeof(b), INT64_MIN), "unknown");
+	/* a short buffer: cut, always terminated */
+	assert_int_equal(strlen(str_bytes(b, 4, (int64_t)64 << 20)), 3);
+	assert_memory_equal(b, "64", 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(span_bounds),	 cmocka_unit_test(buf_cap),
 		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
-		cmocka_unit_test(root_symlinks),
+		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

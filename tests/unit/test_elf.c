@@ -15,7 +15,7 @@
 
 #include "core/arena.h"
 #include "format/elf.h"
-#include "probe/fmap.h"
+#include "core/fmap.h"
 #include "elfgen.h"
 
 static uint8_t buf[8192];

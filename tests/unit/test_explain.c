@@ -15,7 +15,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/err.h"
-#include "explain/report.h"
+#include "report/explain_render.h"
 #include "explain/scan.h"
 #include "explain/sigdb.h"
 #include "explain/tmpl.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/jit.h"
+#include "check/jit/jit.h"
 
 struct fx {
 	struct cd_facts f;

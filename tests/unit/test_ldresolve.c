@@ -16,7 +16,7 @@
 
 #include "core/arena.h"
 #include "format/ldcache.h"
-#include "probe/ldresolve.h"
+#include "probe/loader/ldresolve.h"
 #include "elfgen.h"
 
 static char root_dir[] = "/tmp/cd-ldr-XXXXXX";

@@ -18,8 +18,8 @@
 #include "format/fatbin.h"
 #include "format/record.h"
 #include "kb/archcov.h"
-#include "probe/fmap.h"
-#include "probe/libs_util.h"
+#include "core/fmap.h"
+#include "probe/stack/libs_util.h"
 
 static void file_versions(void **state)
 {

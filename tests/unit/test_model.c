@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/model.h"
+#include "check/model/model.h"
 #include "core/opts.h"
 
 #define MIB (1ULL << 20)

@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "probe/cudadrv.h"
-#include "probe/nvml.h"
-#include "report/facts.h"
+#include "probe/driver/cudadrv.h"
+#include "probe/driver/nvml.h"
+#include "facts/facts.h"
 
 static void records_to_facts(void **state)
 {

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "core/opts.h"
-#include "probe/python.h"
-#include "probe/stack.h"
+#include "probe/stack/python.h"
+#include "probe/stack/stack.h"
 
 static char dir[64];
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check/check.h"
-#include "report/facts.h"
+#include "facts/facts.h"
 
 static const struct cd_finding *shm(const char *kind, int64_t size, struct cd_facts *f,
 				    struct cd_findings *fs)

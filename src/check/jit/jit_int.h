@@ -1,0 +1,42 @@
+/* jit_int: predicates shared by the op table (jit_eval.c) and the findings
+ * (jit.c), so that both judge a condition the same way. Internal to
+ * src/check/jit*.c. */
+#ifndef CD_CHECK_JIT_INT_H
+#define CD_CHECK_JIT_INT_H
+
+#include "check/jit/jit.h"
+
+/* torch.version.cuda as major/minor; 0, or -1 when unknown / CPU-only. */
+int jit_torch_cuda(const struct cd_jit_facts *jf, int *major, int *minor);
+/* Does DeepSpeed accept a minor mismatch within this major? */
+int jit_ds_minor_ok(const struct cd_jit_facts *jf, int major);
+/* Is DS_SKIP_CUDA_CHECK=1 set? */
+int jit_ds_skip(const struct cd_jit_facts *jf);
+
+/* The host compiler's newest supported major for this nvcc, or -1. */
+int jit_host_max(const struct cd_jit_facts *jf);
+/* 1 when nvcc's host compiler is known to be newer than nvcc accepts. */
+int jit_host_too_new(const struct cd_jit_facts *jf);
+
+/* 1 when a file of the comma list (headers, or lib<name>.so for libraries)
+ * is missing; *first gets its name. */
+int jit_missing_in(const struct cd_jit_facts *jf, const char *list, int libs, const char **first);
+const struct jit_file *jit_file_get(const struct cd_jit_facts *jf, const char *name);
+
+/* Arch list problems of the generic extension: an error text or NULL. */
+const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a);
+/* Does an arch entry cover a GPU of compute capability major.minor? */
+int jit_arch_covers(const struct jp_arch *e, int major, int minor);
+
+/* 1 when ninja is usable by torch (on PATH); *only_env when only in env/bin. */
+int jit_ninja_ok(const struct cd_jit_facts *jf, int *only_env);
+
+/* Findings of jit_more.c: the extensions cache, per-op gates, prebuilt ops. */
+void jit_check_cache(const struct cd_jit_facts *jf, struct cd_findings *out);
+void jit_check_ops(const struct cd_jit_facts *jf, const struct jit_ops *ops,
+		   struct cd_findings *out);
+
+/* Shell-quote a path for a fix line when it needs it. */
+const char *jit_sq(struct cd_arena *a, const char *path);
+
+#endif

@@ -1,0 +1,27 @@
+/* jit_smoke: `cuda-doctor jit --compile`, a real build of a small CUDA
+ * extension the way torch.utils.cpp_extension builds one: the same nvcc
+ * (CUDA_HOME/bin/nvcc), host compiler (-ccbin $CC), -gencode flags, include
+ * directories (CUDA_HOME/include, torch's headers when present) and link
+ * (the C++ compiler, -shared, -L CUDA_HOME/lib64 -lcudart ...). The .so is
+ * then loaded in a forked child (dlopen), and on a machine with a GPU its
+ * kernel is run there, bounded by a deadline. Everything happens in a
+ * private directory made with mkdtemp under $TMPDIR (nvcc's own temporary
+ * files included) that is removed afterwards. Never used under --root. */
+#ifndef CD_JIT_SMOKE_H
+#define CD_JIT_SMOKE_H
+
+#include "format/jitparse.h"
+#include "probe/jit/jit.h"
+
+struct jit_smoke_opts {
+	int build_timeout_ms; /* nvcc and the link, each */
+	int load_timeout_ms;  /* the child that loads and runs the kernel */
+	int run_kernel;	      /* a GPU is present */
+	int progress;	      /* print progress lines on stderr */
+};
+
+/* 0 when the smoke build ran (whatever its outcome, see s->status). */
+int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_smoke_opts *o,
+		  struct jit_smoke *s);
+
+#endif

@@ -1,0 +1,463 @@
+/* model_weights: the checkpoint's files, headers only. The file transformers
+ * would load is chosen in its order (modeling_utils: safetensors before
+ * pickle, an index before a single file): model.safetensors.index.json,
+ * model.safetensors, pytorch_model.bin.index.json, pytorch_model.bin; else
+ * *.gguf. Each safetensors shard is checked against the index: present,
+ * complete, and holding every tensor the index assigns to it. */
+#include <dirent.h>
+#include <stddef.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/file.h"
+#include "core/str.h"
+#include "format/gguf.h"
+#include "format/safetensors.h"
+#include "probe/model/model.h"
+
+#define INDEX_MAX	((size_t)64 << 20)
+#define PREFIX_FIRST	((size_t)16 << 10) /* most shard headers; larger ones are re-read */
+#define FILES_MAX	4096
+#define DTYPES_MAX	48
+#define GGUF_PREFIX_MAX ((size_t)256 << 20)
+
+struct acc {
+	struct md_tensor *v;
+	size_t n, cap;
+};
+
+static struct md_tensor *acc_push(struct acc *a)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 1024;
+		struct md_tensor *nv = realloc(a->v, cap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		a->v = nv;
+		a->cap = cap;
+	}
+	return &a->v[a->n++];
+}
+
+static void dtype_add(struct cd_facts *f, struct md_weights *w, const char *dtype, uint64_t params,
+		      uint64_t bytes)
+{
+	size_t i;
+
+	if (!w->dtypes)
+		w->dtypes = arena_calloc(&f->arena, DTYPES_MAX, sizeof(*w->dtypes));
+	if (!w->dtypes)
+		return;
+	for (i = 0; i < w->n_dtypes; i++)
+		if (!strcmp(w->dtypes[i].dtype, dtype))
+			break;
+	if (i == w->n_dtypes) {
+		if (i == DTYPES_MAX)
+			return;
+		w->dtypes[w->n_dtypes++].dtype = arena_strdup(&f->arena, dtype);
+	}
+	w->dtypes[i].params += params;
+	w->dtypes[i].bytes += bytes;
+}
+
+/* The file entry for name (added once). */
+static struct md_file *file_get(struct cd_facts *f, struct cd_model_facts *m, const char *name)
+{
+	struct md_weights *w = &m->w;
+	struct md_file *mf;
+	size_t i;
+
+	for (i = 0; i < w->n_files; i++)
+		if (!strcmp(w->files[i].name, name))
+			return &w->files[i];
+	if (!w->files)
+		w->files = arena_calloc(&f->arena, FILES_MAX, sizeof(*w->files));
+	if (!w->files || w->n_files == FILES_MAX)
+		return NULL;
+	mf = &w->files[w->n_files++];
+	mf->name = arena_strdup(&f->arena, name);
+	mf->path = md_join(f, m->dir, name);
+	mf->state = md_check_file(f, mf->path, &mf->size, &mf->blob, &mf->problem);
+	if (mf->size != CD_UNK)
+		w->disk_bytes += (uint64_t)mf->size;
+	return mf;
+}
+
+static void set_bad(struct cd_facts *f, struct md_file *mf, int rc, const char *msg)
+{
+	mf->state = rc == CD_ERANGE ? MD_F_TRUNCATED
+		    : rc == CD_EIO  ? MD_F_UNREADABLE
+				    : MD_F_CORRUPT;
+	mf->problem = arena_strdup(&f->arena, msg);
+}
+
+/* Check the shard's tensors against the index's weight_map. */
+static void index_check(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
+			json_t *map, const char *shard, size_t expected)
+{
+	size_t i, found = 0;
+	const char *k;
+	json_t *v, *have;
+
+	for (i = 0; i < st->n_tensors; i++) {
+		v = json_object_get(map, st->tensors[i].name);
+		if (json_is_string(v) && !strcmp(json_string_value(v), shard))
+			found++;
+		else
+			w->n_index_extra++;
+	}
+	if (found >= expected)
+		return;
+	w->n_index_missing += expected - found;
+	if (w->index_missing_example)
+		return;
+	have = json_object();
+	for (i = 0; have && i < st->n_tensors; i++)
+		json_object_set_new(have, st->tensors[i].name, json_true());
+	json_object_foreach(map, k, v)
+	{
+		if (json_is_string(v) && !strcmp(json_string_value(v), shard) &&
+		    !json_object_get(have, k)) {
+			w->index_missing_example = arena_printf(
+				&f->arena, "%s (index: %s; not in that file)", k, shard);
+			break;
+		}
+	}
+	json_decref(have);
+}
+
+static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
+			 struct acc *acc)
+{
+	size_t i;
+
+	for (i = 0; i < st->n_tensors; i++) {
+		const struct st_tensor *t = &st->tensors[i];
+		struct md_tensor *x = acc_push(acc);
+		if (!x)
+			return;
+		x->name = t->name;
+		x->nelem = t->nelem;
+		x->rows = t->ndim ? t->shape[0] : 1;
+		x->bytes = t->end - t->begin;
+		x->bits = (uint16_t)t->bits;
+		x->ndim = (uint8_t)(t->ndim > 255 ? 255 : t->ndim);
+		x->is_float = (uint8_t)t->is_float;
+		dtype_add(f, w, t->dtype, t->nelem, x->bytes);
+	}
+	w->n_params += st->n_params;
+}
+
+static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struct md_file *mf,
+			     struct acc *acc, json_t *map, size_t expected)
+{
+	struct cd_buf b;
+	struct cd_err err = {0};
+	struct st_file st;
+	uint64_t size = 0, hlen;
+	int rc;
+
+	if (!mf || mf->state != MD_F_OK)
+		return;
+	buf_init(&b, (size_t)ST_HEADER_MAX + 16);
+	rc = md_read_prefix(f, mf->path, PREFIX_FIRST, &b, &size, &err);
+	if (!rc)
+		rc = st_header_len((const uint8_t *)b.p, b.len, size, &hlen, &err);
+	if (!rc && 8 + hlen > b.len)
+		rc = md_read_prefix(f, mf->path, (size_t)(8 + hlen), &b, &size, &err);
+	if (!rc)
+		rc = st_parse((const uint8_t *)b.p, b.len, size, &f->arena, &st, &err);
+	if (rc) {
+		set_bad(f, mf, rc, err.msg);
+	} else {
+		mf->n_tensors = st.n_tensors;
+		mf->n_params = st.n_params;
+		keep_tensors(f, &m->w, &st, acc);
+		if (map)
+			index_check(f, &m->w, &st, map, mf->name, expected);
+	}
+	buf_free(&b);
+}
+
+/* weight_map values: plain file names next to the index. */
+static int shard_name_ok(const char *s)
+{
+	return *s && s[0] != '/' && !strstr(s, "..") && !strchr(s, '\\');
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* An index: {"metadata": {...}, "weight_map": {tensor: shard}}. Returns the
+ * parsed document (caller frees) and fills shard names and counts. */
+static json_t *read_index(struct cd_facts *f, struct cd_model_facts *m, const char *name,
+			  json_t **map, json_t **counts)
+{
+	struct md_file *mf = file_get(f, m, name);
+	struct cd_buf b;
+	struct cd_err err = {0};
+	json_error_t je;
+	json_t *doc = NULL, *v;
+	const char *k;
+
+	m->w.index = name;
+	if (!mf || mf->state != MD_F_OK)
+		return NULL;
+	buf_init(&b, INDEX_MAX);
+	if (file_read(&f->root, mf->path, INDEX_MAX, &b, &err)) {
+		m->w.index_error = arena_printf(&f->arena, "%s: %s", name, err.msg);
+	} else if (!(doc = json_loadb(b.p, b.len, 0, &je))) {
+		m->w.index_error = arena_printf(&f->arena, "%s is not valid JSON: %s (line %d)",
+						name, je.text, je.line);
+	} else if (!json_is_object(*map = json_object_get(doc, "weight_map"))) {
+		m->w.index_error = arena_printf(&f->arena, "%s has no weight_map object", name);
+	}
+	buf_free(&b);
+	if (m->w.index_error) {
+		mf->state = MD_F_CORRUPT;
+		mf->problem = m->w.index_error;
+		json_decref(doc);
+		return NULL;
+	}
+	*counts = json_object();
+	json_object_foreach(*map, k, v)
+	{
+		json_t *c;
+		if (!json_is_string(v) || !shard_name_ok(json_string_value(v))) {
+			m->w.index_error = arena_printf(&f->arena,
+							"%s: tensor %s maps to an invalid "
+							"file name",
+							name, k);
+			mf->state = MD_F_CORRUPT;
+			mf->problem = m->w.index_error;
+			continue;
+		}
+		c = json_object_get(*counts, json_string_value(v));
+		json_object_set_new(*counts, json_string_value(v),
+				    json_integer(c ? json_integer_value(c) + 1 : 1));
+	}
+	return doc;
+}
+
+static void sharded(struct cd_facts *f, struct cd_model_facts *m, const char *index, int st,
+		    struct acc *acc)
+{
+	json_t *map = NULL, *counts = NULL, *doc = read_index(f, m, index, &map, &counts), *v;
+	const char **names, *k;
+	size_t n = 0, i;
+
+	m->w.format = st ? "safetensors-sharded" : "pytorch-sharded";
+	if (!doc)
+		return;
+	names = calloc(json_object_size(counts) + 1, sizeof(*names));
+	json_object_foreach(counts, k, v) if (names) names[n++] = k;
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; names && i < n; i++) {
+		struct md_file *mf = file_get(f, m, names[i]);
+		if (st)
+			read_safetensors(
+				f, m, mf, acc, map,
+				(size_t)json_integer_value(json_object_get(counts, names[i])));
+	}
+	if (!st) {
+		v = json_object_get(json_object_get(doc, "metadata"), "total_size");
+		if (json_is_integer(v) && json_integer_value(v) > 0)
+			m->w.disk_bytes = (uint64_t)json_integer_value(v);
+	}
+	free(names);
+	json_decref(counts);
+	json_decref(doc);
+}
+
+/* Dangling links and loops anywhere at the top of the snapshot. */
+static void scan_broken(struct cd_facts *f, struct cd_model_facts *m)
+{
+	DIR *d = file_opendir(&f->root, m->dir);
+	struct dirent *e;
+	size_t seen = 0;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && seen++ < 100000) {
+		const char *problem;
+		int64_t size;
+		enum md_fstate s;
+		if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
+			continue;
+		s = md_check_file(f, md_join(f, m->dir, e->d_name), &size, NULL, &problem);
+		if (s == MD_F_DANGLING || s == MD_F_LOOP)
+			file_get(f, m, e->d_name);
+	}
+	closedir(d);
+}
+
+static const char *first_gguf(struct cd_facts *f, struct cd_model_facts *m)
+{
+	DIR *d = file_opendir(&f->root, m->dir);
+	struct dirent *e;
+	const char *best = NULL;
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)))
+		if (str_has_suffix(e->d_name, ".gguf")) {
+			if (best)
+				m->w.n_other_gguf++;
+			if (!best || strcmp(e->d_name, best) < 0)
+				best = arena_strdup(&f->arena, e->d_name);
+		}
+	closedir(d);
+	return best;
+}
+
+static int present(struct cd_facts *f, struct cd_model_facts *m, const char *name)
+{
+	int64_t size;
+	const char *problem;
+
+	return md_check_file(f, md_join(f, m->dir, name), &size, NULL, &problem) != MD_F_MISSING;
+}
+
+static void finish(struct cd_facts *f, struct md_weights *w, struct acc *acc)
+{
+	if (acc->n) {
+		w->tensors = arena_calloc(&f->arena, acc->n, sizeof(*w->tensors));
+		if (w->tensors) {
+			memcpy(w->tensors, acc->v, acc->n * sizeof(*acc->v));
+			w->n_tensors = acc->n;
+		}
+	}
+	free(acc->v);
+	w->params_exact = w->n_tensors > 0;
+	for (size_t i = 0; i < w->n_files; i++)
+		if (w->files[i].state != MD_F_OK && !str_has_suffix(w->files[i].name, ".json"))
+			w->params_exact = 0;
+}
+
+void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
+{
+	struct acc acc = {NULL, 0, 0};
+	const char *g;
+
+	if (m->source == MD_SRC_FILE) {
+		if (str_has_suffix(m->file, ".gguf")) {
+			gguf_probe_file(f, m, m->file);
+			return;
+		}
+		m->w.format = "safetensors";
+		read_safetensors(f, m, file_get(f, m, m->file), &acc, NULL, 0);
+		finish(f, &m->w, &acc);
+		return;
+	}
+	scan_broken(f, m);
+	if (present(f, m, "model.safetensors.index.json")) {
+		sharded(f, m, "model.safetensors.index.json", 1, &acc);
+	} else if (present(f, m, "model.safetensors")) {
+		m->w.format = "safetensors";
+		read_safetensors(f, m, file_get(f, m, "model.safetensors"), &acc, NULL, 0);
+	} else if (present(f, m, "pytorch_model.bin.index.json")) {
+		sharded(f, m, "pytorch_model.bin.index.json", 0, &acc);
+		m->w.has_pickle = 1;
+	} else if (present(f, m, "pytorch_model.bin")) {
+		m->w.format = "pytorch";
+		file_get(f, m, "pytorch_model.bin");
+		m->w.has_pickle = 1;
+	} else if ((g = first_gguf(f, m))) {
+		gguf_probe_file(f, m, g);
+		return;
+	}
+	finish(f, &m->w, &acc);
+}
+
+/* Keep the facts of a parsed GGUF header the report and the plan use. */
+static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct gguf_file *g)
+{
+	struct md_gguf *x = &m->w.gguf;
+	const struct gguf_kv *kv = gguf_get(g, "general.architecture");
+	uint64_t i, v;
+	struct acc acc = {NULL, 0, 0};
+	static const struct {
+		const char *suffix;
+		size_t off;
+	} keys[] = {
+		{"context_length", offsetof(struct md_gguf, context_length)},
+		{"block_count", offsetof(struct md_gguf, block_count)},
+		{"attention.head_count", offsetof(struct md_gguf, head_count)},
+		{"attention.head_count_kv", offsetof(struct md_gguf, head_count_kv)},
+		{"embedding_length", offsetof(struct md_gguf, embedding_length)},
+		{"attention.key_length", offsetof(struct md_gguf, key_length)},
+	};
+
+	x->version = g->version;
+	x->architecture = kv && kv->str ? kv->str : NULL;
+	kv = gguf_get(g, "general.name");
+	x->name = kv && kv->str ? kv->str : NULL;
+	if (!gguf_get_u64(g, "general.file_type", &v))
+		x->file_type = (int64_t)v;
+	for (i = 0; x->architecture && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!gguf_get_u64(g,
+				  arena_printf(&f->arena, "%s.%s", x->architecture, keys[i].suffix),
+				  &v) &&
+		    v <= INT64_MAX)
+			*(int64_t *)((char *)x + keys[i].off) = (int64_t)v;
+	x->n_unknown_types = g->n_unknown_types;
+	for (i = 0; i < g->n_tensors; i++) {
+		const struct gguf_tensor *t = &g->tensors[i];
+		struct md_tensor *mt = acc_push(&acc);
+		if (!mt)
+			break;
+		mt->name = t->name;
+		mt->nelem = t->nelem;
+		mt->rows = t->ndim > 1 ? t->dims[1] : t->dims[0];
+		mt->bytes = t->nbytes;
+		mt->ndim = (uint8_t)t->ndim;
+		mt->is_float = 1;
+		dtype_add(f, &m->w, t->type_name ? t->type_name : "unknown", t->nelem, t->nbytes);
+	}
+	m->w.n_params = g->n_params;
+	finish(f, &m->w, &acc);
+	m->w.params_exact = 1;
+}
+
+void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *name)
+{
+	struct md_file *mf = file_get(f, m, name);
+	struct cd_buf b;
+	struct cd_err err = {0};
+	struct gguf_file g;
+	uint64_t size = 0;
+	size_t want = (size_t)1 << 20;
+	int rc;
+
+	memset(&g, 0, sizeof(g));
+	m->w.format = "gguf";
+	m->w.gguf.file = name;
+	if (!mf || mf->state != MD_F_OK)
+		return;
+	buf_init(&b, GGUF_PREFIX_MAX + 16);
+	/* The header's size is unknown: read more until it fits (or the cap). */
+	for (;;) {
+		rc = md_read_prefix(f, mf->path, want, &b, &size, &err);
+		if (!rc)
+			rc = gguf_parse((const uint8_t *)b.p, b.len, size, &f->arena, &g, &err);
+		if (rc != CD_ERANGE || !g.need_more || want >= GGUF_PREFIX_MAX)
+			break;
+		want *= 4;
+	}
+	if (rc) {
+		set_bad(f, mf, rc, err.msg);
+		if (rc == CD_ERANGE && g.need_more) {
+			mf->state = MD_F_CORRUPT;
+			mf->problem = "the GGUF header is larger than 256 MiB";
+		}
+	} else {
+		mf->n_tensors = (size_t)g.n_tensors;
+		mf->n_params = g.n_params;
+		gguf_keep(f, m, &g);
+	}
+	buf_free(&b);
+}

@@ -1,0 +1,298 @@
+/* tkscan: see tkscan.h. Layouts handled (an include directory may be a link):
+ *  system  ROOT/{bin/nvcc, include, targets/<arch>-linux/include, version.json}
+ *          and the wheel-assembled variant with ROOT/dist-info/<wheel>.dist-info
+ *  conda   PREFIX/{bin/nvcc, include, targets/<arch>-linux/include, conda-meta}
+ *  pip     SITE/nvidia/cu13/{bin,include} (CUDA 13 wheels), or one directory per
+ *          wheel for CUDA 12: SITE/nvidia/cuda_nvcc/bin/nvcc and
+ *          SITE/nvidia/<component>/include; versions from SITE/<wheel>.dist-info */
+#include "probe/toolkit/tkscan.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/buf.h"
+#include "core/str.h"
+#include "format/cudaver.h"
+#include "core/fsutil.h"
+
+#define TK_INC_DIRS_MAX 48
+#define TK_META_MAX	4096 /* conda-meta or site-packages entries looked at */
+
+static const struct {
+	const char *name;
+	int required;
+} tk_headers[TK_HEADERS_N] = {
+	{"cuda_runtime.h", 1}, {"cusparse.h", 1},   {"cublas_v2.h", 1},
+	{"curand.h", 1},       {"cusolverDn.h", 1}, {"cufft.h", 1},
+	{"nvrtc.h", 1},	       {"cudnn.h", 0},	    {"nccl.h", 0},
+};
+
+struct tk_ctx {
+	struct cd_facts *f;
+	const char *root;
+	const char *meta; /* conda-meta, ROOT/dist-info or SITE; NULL if none */
+	int meta_is_conda;
+	const char *inc[TK_INC_DIRS_MAX];
+	const char *scope[TK_INC_DIRS_MAX]; /* see struct cd_header */
+	size_t n_inc;
+};
+
+static void add_inc(struct tk_ctx *c, const char *dir, const char *scope)
+{
+	if (dir && c->n_inc < TK_INC_DIRS_MAX && file_is_dir(&c->f->root, dir)) {
+		c->scope[c->n_inc] = scope;
+		c->inc[c->n_inc++] = dir;
+	}
+}
+
+/* "/x/lib/python3.12/site-packages/nvidia/cu13" -> "/x/lib/python3.12/site-packages" */
+static const char *site_of(struct cd_facts *f, const char *root)
+{
+	const char *m = strstr(root, "/site-packages/nvidia");
+
+	if (!m || (m[21] && m[21] != '/'))
+		return NULL;
+	return arena_strndup(&f->arena, root, (size_t)(m - root) + 14);
+}
+
+static void layout(struct tk_ctx *c, struct cd_toolkit *t)
+{
+	struct cd_facts *f = c->f;
+	const char *site = site_of(f, c->root), **names;
+	char p[PATH_MAX];
+	size_t n, i;
+	int trunc;
+
+	t->kind = "system";
+	if (fsu_join(p, sizeof(p), c->root, "conda-meta") == 0 && file_is_dir(&f->root, p)) {
+		t->kind = "conda";
+		c->meta = arena_strdup(&f->arena, p);
+		c->meta_is_conda = 1;
+	} else if (site) {
+		t->kind = "pip";
+		c->meta = site;
+	} else if (fsu_join(p, sizeof(p), c->root, "dist-info") == 0 && file_is_dir(&f->root, p)) {
+		c->meta = arena_strdup(&f->arena, p);
+	}
+	/* torch passes -I CUDA_HOME/include alone (include_paths); nvcc adds
+	 * targets/<arch>/include itself (nvcc.profile). */
+	add_inc(c, arena_printf(&f->arena, "%s/include", strcmp(c->root, "/") ? c->root : ""),
+		"include");
+	/* ROOT/targets/<arch>-linux/include: where conda and the runfile put headers */
+	if (fsu_join(p, sizeof(p), c->root, "targets") == 0) {
+		names = fsu_list(&f->arena, &f->root, p, NULL, "-linux", 8, &n, &trunc);
+		for (i = 0; names && i < n; i++)
+			add_inc(c, arena_printf(&f->arena, "%s/%s/include", p, names[i]),
+				"targets");
+	}
+	/* CUDA 12 wheels: one include directory per component under SITE/nvidia */
+	if (site && !str_has_suffix(c->root, "/nvidia/cu13")) {
+		const char *nv = arena_printf(&f->arena, "%s/nvidia", site);
+		names = nv ? fsu_list(&f->arena, &f->root, nv, NULL, NULL, TK_INC_DIRS_MAX, &n,
+				      &trunc)
+			   : NULL;
+		for (i = 0; names && i < n; i++)
+			if (strcmp(names[i], "cu13"))
+				add_inc(c, arena_printf(&f->arena, "%s/%s/include", nv, names[i]),
+					"wheel");
+	}
+}
+
+static int read_small(struct cd_facts *f, const char *path, struct cd_buf *b)
+{
+	buf_init(b, 0);
+	if (file_read(&f->root, path, CUDAVER_FILE_MAX, b, NULL) == 0 && b->p)
+		return 0;
+	buf_free(b);
+	return -1;
+}
+
+/* A version from a package-record name in the metadata directory. */
+static const char *meta_version(struct tk_ctx *c, const char *wheel, const char *conda)
+{
+	const char **names;
+	char v[CUDAVER_MAX];
+	size_t n, i;
+	int trunc;
+
+	if (!c->meta)
+		return NULL;
+	names = fsu_list(&c->f->arena, &c->f->root, c->meta, c->meta_is_conda ? conda : wheel, NULL,
+			 16, &n, &trunc);
+	for (i = 0; names && i < n; i++)
+		if (cudaver_pkgname(names[i], c->meta_is_conda ? conda : wheel, v, sizeof(v)) == 0)
+			return arena_strdup(&c->f->arena, v);
+	return NULL;
+}
+
+static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ver,
+		    const char **nvcc_src)
+{
+	struct cd_facts *f = c->f;
+	char p[PATH_MAX], v[CUDAVER_MAX];
+	struct cd_buf b;
+	uint8_t *head;
+	size_t i;
+	int iv;
+
+	*nvcc_ver = NULL;
+	*nvcc_src = NULL;
+	head = malloc(CUDAVER_HEADER_HEAD);
+	if (fsu_join(p, sizeof(p), c->root, "version.json") == 0 && read_small(f, p, &b) == 0) {
+		if (cudaver_json((const uint8_t *)b.p, b.len, "cuda", v, sizeof(v)) == 0) {
+			t->version = arena_strdup(&f->arena, v);
+			t->version_source = "version.json";
+		}
+		if (cudaver_json((const uint8_t *)b.p, b.len, "cuda_nvcc", v, sizeof(v)) == 0) {
+			*nvcc_ver = arena_strdup(&f->arena, v);
+			*nvcc_src = "version.json";
+		}
+		buf_free(&b);
+	}
+	if (!t->version && fsu_join(p, sizeof(p), c->root, "version.txt") == 0 &&
+	    read_small(f, p, &b) == 0) {
+		if (cudaver_txt((const uint8_t *)b.p, b.len, v, sizeof(v)) == 0) {
+			t->version = arena_strdup(&f->arena, v);
+			t->version_source = "version.txt";
+			*nvcc_ver = t->version; /* one version for the whole toolkit then */
+			*nvcc_src = "version.txt";
+		}
+		buf_free(&b);
+	}
+	if (!*nvcc_ver && (*nvcc_ver = meta_version(c, "nvidia_cuda_nvcc", "cuda-nvcc")))
+		*nvcc_src = c->meta_is_conda ? "conda-meta" : "dist-info";
+	if (!t->version && c->meta_is_conda && (t->version = meta_version(c, "", "cuda-version")))
+		t->version_source = "conda-meta";
+	for (i = 0; !t->version && i < c->n_inc && head; i++) {
+		size_t n;
+		if (fsu_join(p, sizeof(p), c->inc[i], "cuda.h") ||
+		    fsu_read_head(&f->root, p, head, CUDAVER_HEADER_HEAD, &n) ||
+		    cudaver_header(head, n, &iv))
+			continue;
+		ver_cuda_str(iv, v, sizeof(v));
+		t->version = arena_strdup(&f->arena, v);
+		t->version_source = "cuda.h";
+	}
+	free(head);
+	if (!t->version && (t->version = meta_version(c, "nvidia_cuda_runtime", "cuda-cudart")))
+		t->version_source = c->meta_is_conda ? "conda-meta" : "dist-info";
+}
+
+static void headers(struct tk_ctx *c, struct cd_toolkit *t)
+{
+	struct cd_facts *f = c->f;
+	char p[PATH_MAX];
+	size_t i, k;
+
+	t->headers = arena_calloc(&f->arena, TK_HEADERS_N, sizeof(*t->headers));
+	if (!t->headers)
+		return;
+	t->n_headers = TK_HEADERS_N;
+	for (i = 0; i < TK_HEADERS_N; i++) {
+		struct cd_header *h = &t->headers[i];
+		h->name = tk_headers[i].name;
+		h->required = tk_headers[i].required;
+		h->present = CD_TRI_NO; /* until found in ROOT/include */
+		for (k = 0; k < c->n_inc; k++) {
+			if (fsu_join(p, sizeof(p), c->inc[k], h->name) || !file_is_reg(&f->root, p))
+				continue;
+			h->scope = c->scope[k];
+			h->present = !strcmp(h->scope, "include") ? CD_TRI_YES : CD_TRI_NO;
+			h->path = arena_strdup(&f->arena, p);
+			break;
+		}
+	}
+}
+
+/* bin/nvcc, and the nvcc it stands for when it is a link or a small
+ * wrapper script ("exec /usr/local/cuda-13.0/bin/nvcc "$@""). */
+static void nvcc(struct tk_ctx *c, struct cd_toolkit *t)
+{
+	struct cd_facts *f = c->f;
+	char p[PATH_MAX], real[PATH_MAX], tgt[PATH_MAX];
+	uint8_t head[CUDAVER_WRAPPER_MAX + 1];
+	struct stat st;
+	size_t n;
+
+	if (fsu_join(p, sizeof(p), c->root, "bin/nvcc") || !fsu_is_exec(&f->root, p))
+		return;
+	t->nvcc_path = arena_strdup(&f->arena, p);
+	if (file_lstat(&f->root, p, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    file_realpath(&f->root, p, real, sizeof(real)) == 0) {
+		t->nvcc_target = arena_strdup(&f->arena, real);
+		return;
+	}
+	if (fsu_read_head(&f->root, p, head, sizeof(head), &n) == 0 && n <= CUDAVER_WRAPPER_MAX &&
+	    cudaver_wrapper(head, n, tgt, sizeof(tgt)) == 0 && strcmp(tgt, p))
+		t->nvcc_target = arena_strdup(&f->arena, tgt);
+}
+
+/* A toolkit from NVIDIA's apt repository has no version.json; dpkg knows the
+ * version of the cuda-nvcc-X-Y package, once its file list shows that it owns
+ * this toolkit's nvcc. */
+static const char *dpkg_nvcc(struct tk_ctx *c, const struct cd_toolkit *t)
+{
+	struct cd_facts *f = c->f;
+	int v = t->version ? ver_cuda_int(t->version) : -1;
+	char pkg[32], path[PATH_MAX], want[PATH_MAX], out[CUDAVER_MAX];
+	struct cd_buf b;
+	const char *res = NULL;
+	int owned;
+
+	if (v <= 0 || !t->realpath)
+		return NULL;
+	snprintf(pkg, sizeof(pkg), "cuda-nvcc-%d-%d", v / 1000, (v % 1000) / 10);
+	snprintf(path, sizeof(path), "/var/lib/dpkg/info/%s.list", pkg);
+	if (snprintf(want, sizeof(want), "\n%s/bin/nvcc\n", t->realpath) >= (int)sizeof(want))
+		return NULL;
+	buf_init(&b, 0);
+	if (file_read(&f->root, path, (size_t)1 << 20, &b, NULL) || !b.p) {
+		buf_free(&b);
+		return NULL;
+	}
+	owned = memmem(b.p, b.len, want, strlen(want)) != NULL;
+	buf_free(&b);
+	if (!owned)
+		return NULL;
+	buf_init(&b, 0);
+	if (file_read(&f->root, "/var/lib/dpkg/status", CUDAVER_DPKG_MAX, &b, NULL) == 0 && b.p &&
+	    cudaver_dpkg((const uint8_t *)b.p, b.len, pkg, out, sizeof(out)) == 0)
+		res = arena_strdup(&f->arena, out);
+	buf_free(&b);
+	return res;
+}
+
+void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, struct cd_toolkit *t)
+{
+	struct tk_ctx c;
+	char real[PATH_MAX];
+	const char *nvcc_ver = NULL, *nvcc_src = NULL;
+
+	memset(&c, 0, sizeof(c));
+	memset(t, 0, sizeof(*t));
+	c.f = f;
+	c.root = root;
+	t->root = root;
+	t->found_via = found_via;
+	t->exists = file_is_dir(&f->root, root) ? CD_TRI_YES : CD_TRI_NO;
+	if (t->exists == CD_TRI_YES && file_realpath(&f->root, root, real, sizeof(real)) == 0)
+		t->realpath = arena_strdup(&f->arena, real);
+	if (t->exists == CD_TRI_YES) {
+		layout(&c, t);
+		version(&c, t, &nvcc_ver, &nvcc_src);
+		nvcc(&c, t);
+		/* nvcc's own version when its metadata says, else the toolkit's: the
+		 * compiler in bin/ is the one the headers beside it came with. */
+		if (t->nvcc_path && !t->nvcc_target && !nvcc_ver && !strcmp(t->kind, "system") &&
+		    (nvcc_ver = dpkg_nvcc(&c, t)))
+			nvcc_src = "dpkg";
+		if (t->nvcc_path && !t->nvcc_target) {
+			t->nvcc_version = nvcc_ver ? nvcc_ver : t->version;
+			t->nvcc_version_source = nvcc_ver ? nvcc_src : t->version_source;
+		}
+	}
+	headers(&c, t);
+}

@@ -1,0 +1,18 @@
+/* tkscan: inspect one CUDA toolkit directory for the toolkit probe: its
+ * layout (system, conda prefix, pip wheels), version, nvcc and headers. The
+ * version is read from files only (version.json, version.txt, conda-meta
+ * records, wheel metadata names, the CUDA_VERSION macro of cuda.h); nvcc is
+ * never run. Results are allocated from f->arena; what cannot be read stays
+ * NULL / CD_TRI_UNKNOWN. */
+#ifndef CD_TKSCAN_H
+#define CD_TKSCAN_H
+
+#include "facts/facts.h"
+
+/* Headers an extension build includes; required ones break the build. */
+#define TK_HEADERS_N 9
+
+/* Fill t for the toolkit at root (an in-root path, possibly missing). */
+void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, struct cd_toolkit *t);
+
+#endif
