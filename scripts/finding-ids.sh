@@ -19,7 +19,7 @@ src=${1:-$(dirname "$0")/../src}
 cd "$src"
 
 while IFS= read -r f; do
-	[ "$f" = ./report/finding.c ] && continue # the definition
+	[ "$f" = ./facts/finding.c ] && continue # the definition
 	flat=$(tr '\n\t' '  ' <"$f")
 	{
 		grep -oE "findings_add\\( *[^,()]+, *\"$id\"" <<<"$flat" || true
