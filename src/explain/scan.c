@@ -599,21 +599,6 @@ static uint64_t line_of(struct xs_scanner *s, size_t pos)
 	return s->cnt_line;
 }
 
-static const struct pending *best_pending(const struct xs_scanner *s)
-{
-	const struct sig *sigs = s->db->sigs.sigs;
-	const struct pending *b = &s->pend[0];
-	size_t i;
-
-	for (i = 1; i < s->n_pend; i++) {
-		const struct pending *p = &s->pend[i];
-		if (sigs[p->sig].priority > sigs[b->sig].priority ||
-		    (sigs[p->sig].priority == sigs[b->sig].priority && p->sig < b->sig))
-			b = p;
-	}
-	return b;
-}
-
 static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
 {
 	size_t i, k = 0;
@@ -624,17 +609,23 @@ static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
 }
 
 /* Of a signature's patterns, the one that captures the most facts on this
- * line ("... (11.8) mismatches ... PyTorch (12.4)" over its shorter form). */
-static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n)
+ * line ("... (11.8) mismatches ... PyTorch (12.4)" over its shorter form).
+ * With need >= 0 (a window of several lines) a match must cover that offset,
+ * the end of the anchor the database found, so a message is found from its
+ * own line, never only from its neighbours. */
+static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n,
+			  long need)
 {
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
-	size_t i, best = 0;
+	size_t i, best = 0, st, en;
 
 	h->t = sg->tmpl[hit_slot];
 	h->ok = 0;
 	for (i = 0; i < sg->pattern.n; i++) {
 		size_t k;
-		if (tmpl_match(sg->tmpl[i], h->w, n, caps) != 1)
+		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en) != 1)
+			continue;
+		if (need >= 0 && ((size_t)need <= st || (size_t)need > en))
 			continue;
 		k = caps_set(sg->tmpl[i], caps);
 		if (h->ok && k <= best)
@@ -646,34 +637,97 @@ static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, 
 	}
 }
 
+/* The start of the line XS_JOIN_LINES before the one starting at s (within
+ * the chunk and XS_JOIN_BYTES), and the end of the line as many after e. */
+static size_t join_start(const struct xs_scanner *s, size_t at)
+{
+	size_t lim = at > XS_JOIN_BYTES ? at - XS_JOIN_BYTES : 0, k = 0;
+
+	while (at > lim && k < XS_JOIN_LINES) {
+		at--; /* the break before the line */
+		if (at > lim && s->c[at] == '\n' && s->c[at - 1] == '\r')
+			at--;
+		while (at > lim && !is_break(s->c[at - 1]))
+			at--;
+		k++;
+	}
+	return at;
+}
+
+static size_t join_end(const struct xs_scanner *s, size_t at)
+{
+	size_t lim = s->cn - at > XS_JOIN_BYTES ? at + XS_JOIN_BYTES : s->cn, k = 0;
+
+	while (at < lim && k < XS_JOIN_LINES) {
+		at += (s->c[at] == '\r' && at + 1 < lim && s->c[at + 1] == '\n') ? 2 : 1;
+		while (at < lim && !is_break(s->c[at]))
+			at++;
+		k++;
+	}
+	return at;
+}
+
+/* Try the candidates, highest priority first, on [ws, we) of the chunk;
+ * multi: the window spans several lines. Returns the winner or NULL. */
+static const struct pending *try_window(struct xs_scanner *s, const struct pending *cand,
+					size_t nc, struct hit *h, int multi)
+{
+	const struct sig *sigs = s->db->sigs.sigs;
+	size_t i;
+
+	for (i = 0; i < nc; i++) {
+		const struct pending *c = &cand[i];
+		size_t ws, we;
+		memset(h, 0, sizeof(*h));
+		h->sig = c->sig;
+		if (multi) {
+			ws = join_start(s, s->seg_s);
+			we = join_end(s, s->seg_e);
+		} else {
+			ws = c->to - s->seg_s > XS_WINDOW ? c->to - XS_WINDOW : s->seg_s;
+			we = s->seg_e - c->to > XS_WINDOW ? c->to + XS_WINDOW : s->seg_e;
+		}
+		h->w = s->c + ws;
+		best_template(&sigs[c->sig], c->slot, h, we - ws, multi ? (long)(c->to - ws) : -1);
+		if (h->ok)
+			return c;
+	}
+	return NULL;
+}
+
+static int by_priority(const void *a, const void *b, const struct sig *sigs)
+{
+	const struct pending *x = a, *y = b;
+
+	if (sigs[x->sig].priority != sigs[y->sig].priority)
+		return sigs[x->sig].priority > sigs[y->sig].priority ? -1 : 1;
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
 /* The segment's candidates, highest priority first: the first whose
  * template really matches the line is the hit (the database only found its
- * anchor literal). */
+ * anchor literal). When none does, the message may wrap onto the lines
+ * around it: the same candidates are tried on those lines joined. */
 static void flush(struct xs_scanner *s)
 {
 	const struct sig *sigs = s->db->sigs.sigs;
-	const struct pending *p = NULL;
+	struct pending cand[PENDING_MAX];
+	const struct pending *p;
 	struct hit h;
-	size_t ws, we, ts, te;
+	size_t nc = s->n_pend, i, j, ts, te;
 
 	s->seg_open = 0;
-	while (s->n_pend) {
-		size_t bi = (size_t)(best_pending(s) - s->pend);
-		struct pending c = s->pend[bi];
-		s->pend[bi] = s->pend[--s->n_pend];
-		memset(&h, 0, sizeof(h));
-		h.sig = c.sig;
-		ws = c.to - s->seg_s > XS_WINDOW ? c.to - XS_WINDOW : s->seg_s;
-		we = s->seg_e - c.to > XS_WINDOW ? c.to + XS_WINDOW : s->seg_e;
-		h.w = s->c + ws;
-		best_template(&sigs[c.sig], c.slot, &h, we - ws);
-		if (h.ok) {
-			s->pend[s->n_pend] = c; /* keep it where p can point */
-			p = &s->pend[s->n_pend];
-			break;
-		}
-	}
+	memcpy(cand, s->pend, nc * sizeof(cand[0]));
 	s->n_pend = 0;
+	for (i = 1; i < nc; i++) /* insertion sort: a handful of candidates */
+		for (j = i; j > 0 && by_priority(&cand[j], &cand[j - 1], sigs) < 0; j--) {
+			struct pending tmp = cand[j];
+			cand[j] = cand[j - 1];
+			cand[j - 1] = tmp;
+		}
+	p = try_window(s, cand, nc, &h, 0);
+	if (!p)
+		p = try_window(s, cand, nc, &h, 1);
 	if (!p)
 		return;
 	s->res->hits++;

@@ -29,6 +29,8 @@
 #define XS_ENV_MAX    16
 #define XS_INPUTS_MAX 64
 #define XS_CONT_LINES 3 /* hits of one signature this close continue one message */
+#define XS_JOIN_LINES 2 /* a message that wraps is looked for this many lines either side */
+#define XS_JOIN_BYTES 2048
 
 struct xs_db;
 

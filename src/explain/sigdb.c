@@ -107,6 +107,7 @@ static struct sig *new_sig(struct parser *ps)
 	s->severity = CD_SEV_ERROR;
 	s->role = SIG_CAUSE;
 	s->priority = 50;
+	s->caseless = 1; /* other tools print the same words in other cases */
 	s->file = ps->file;
 	s->line = ps->lineno;
 	return s;
@@ -158,9 +159,12 @@ static int set_enum(struct parser *ps, const char *key, const char *v)
 			return perr(ps, "priority must be 0..100:", v);
 		s->priority = pr;
 	} else if (!strcmp(key, "flags")) {
-		if (strcmp(v, "caseless"))
-			return perr(ps, "the only flag is caseless:", v);
-		s->caseless = 1;
+		if (!strcmp(v, "case")) /* the case tells two messages apart */
+			s->caseless = 0;
+		else if (!strcmp(v, "caseless")) /* the default */
+			s->caseless = 1;
+		else
+			return perr(ps, "flags must be case or caseless:", v);
 	} else {
 		return perr(ps, "unknown key", key);
 	}
