@@ -58,7 +58,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench format clean check-static \
+.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench accuracy format clean check-static \
 	test-san test-clang fakes
 all: $(BUILD)/cuda-doctor
 
@@ -180,6 +180,10 @@ test: deps
 $(BUILD)/bench/timeit: bench/timeit.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -o $@ $<
+
+# explain's accuracy on the log corpus, per part and category (tests/corpus/README.md).
+accuracy: all
+	CD_BIN=$(abspath $(BUILD)/cuda-doctor) tests/corpus/accuracy.sh
 
 bench: all $(BUILD)/bench/timeit
 	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Accuracy of `cuda-doctor explain` on real logs from public issue threads.
+#
+#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test (default: both)
+#
+# Each PART/NAME.log has a sidecar PART/NAME.expect with the thread's url, the
+# category the thread established as the root cause and, when the log states
+# it, one key fact (name=value). The test part is frozen (test.sha256) and no
+# signature is ever written from it; signatures are tuned on the tune part.
+# For each part this prints, per category and in all: logs, the first
+# diagnosis in the right category (top-1), the category among the diagnoses
+# (any), no diagnosis but `unknown` (none), and the key fact in the first
+# diagnosis; then every miss (with -v, the diagnoses explain gave).
+# Targets may be set to fail below them: TOP1_MIN, ANY_MIN, FACT_MIN (percent)
+# and NONE_MAX (percent), applied to every part named.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+CD="${CD_BIN:-$here/../../build/cuda-doctor}"
+verbose=0
+if [ "${1:-}" = -v ]; then
+	verbose=1
+	shift
+fi
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(tune test)
+command -v jq >/dev/null || { echo "accuracy: jq is needed" >&2; exit 2; }
+[ -x "$CD" ] || { echo "accuracy: no binary at $CD (set CD_BIN)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one line per log: part name want_category want_fact got_first got_all got_fact
+judge() {
+	local expect=$1 part name log want fact json
+	part=$(basename "$(dirname "$expect")")
+	name=$(basename "$expect" .expect)
+	log=${expect%.expect}.log
+	want=$(sed -n 's/^category: *//p' "$expect" | head -1)
+	fact=$(sed -n 's/^fact: *//p' "$expect" | head -1)
+	json=$("$CD" --json explain --no-env "$log" 2>/dev/null || true)
+	jq -r --arg part "$part" --arg name "$name" --arg want "$want" --arg fact "$fact" '
+		(.diagnoses // []) as $d
+		| ($fact | split("=")) as $kv
+		| [$part, $name, $want, ($fact | if . == "" then "-" else . end),
+		   ($d[0].category // "none"),
+		   ([$d[].category] | unique | join(",") | if . == "" then "none" else . end),
+		   (if $fact == "" then "-"
+		    else (($d[0].facts // {})[$kv[0]] // "") as $v
+		         | if $v == ($kv[1:] | join("=")) then "ok" else "miss:" + $v end end),
+		   ([$d[:3][] | .category + "/" + .signature] | join(" "))]
+		| @tsv' <<<"${json:-{\}}"
+}
+export -f judge
+export CD
+
+for p in "${parts[@]}"; do
+	[ -d "$here/$p" ] || { echo "accuracy: no part $p" >&2; exit 2; }
+	find "$here/$p" -name '*.expect' | LC_ALL=C sort
+done | xargs -P 2 -I{} bash -c 'judge "$1"' _ {} >"$tmp/rows"
+
+status=0
+for p in "${parts[@]}"; do
+	awk -F'\t' -v part="$p" -v top1min="${TOP1_MIN:-}" -v anymin="${ANY_MIN:-}" \
+		-v factmin="${FACT_MIN:-}" -v nonemax="${NONE_MAX:-}" -v verbose=$verbose '
+	function pct(a, b) { return b ? sprintf("%5.1f%%", 100 * a / b) : "    -" }
+	$1 != part { next }
+	{
+		c = $3; n[c]++; N++
+		if ($5 == c) { t1[c]++; T1++ }
+		if (index("," $6 ",", "," c ",")) { an[c]++; AN++ }
+		if ($6 == "none" || $6 == "unknown") { no[c]++; NO++ }
+		if ($4 != "-") { nf[c]++; NFK++; if ($7 == "ok") { fo[c]++; FO++ } }
+		if ($5 != c) miss[++m] = sprintf("  %-58s want %-18s got %s", $2, c, verbose ? $8 : $5)
+		else if ($4 != "-" && $7 != "ok")
+			miss[++m] = sprintf("  %-58s fact %s, got %s", $2, $4, substr($7, 6) == "" ? "nothing" : substr($7, 6))
+	}
+	END {
+		printf "%s part: %d logs\n", part, N
+		printf "  %-20s %5s %7s %7s %7s %11s\n", "category", "logs", "top-1", "any", "none", "key fact"
+		for (c in n) cats[++k] = c
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (cats[j] < cats[i]) { x = cats[i]; cats[i] = cats[j]; cats[j] = x }
+		for (i = 1; i <= k; i++) {
+			c = cats[i]
+			printf "  %-20s %5d %7s %7s %7s %11s\n", c, n[c], pct(t1[c], n[c]), pct(an[c], n[c]), pct(no[c], n[c]),
+				nf[c] ? sprintf("%d/%d", fo[c], nf[c]) : "-"
+		}
+		printf "  %-20s %5d %7s %7s %7s %11s\n", "all", N, pct(T1, N), pct(AN, N), pct(NO, N), NFK ? sprintf("%d/%d %s", FO, NFK, pct(FO, NFK)) : "-"
+		if (m) { printf "  misses:\n"; for (i = 1; i <= m; i++) print miss[i] }
+		printf "accuracy %s: top-1 %s, any %s, none %s, key fact %s\n", part, pct(T1, N), pct(AN, N), pct(NO, N), pct(FO, NFK)
+		bad = 0
+		if (top1min != "" && 100 * T1 < top1min * N) { print "accuracy " part ": top-1 below " top1min "%"; bad = 1 }
+		if (anymin != "" && 100 * AN < anymin * N) { print "accuracy " part ": any below " anymin "%"; bad = 1 }
+		if (factmin != "" && NFK && 100 * FO < factmin * NFK) { print "accuracy " part ": key fact below " factmin "%"; bad = 1 }
+		if (nonemax != "" && 100 * NO > nonemax * N) { print "accuracy " part ": none above " nonemax "%"; bad = 1 }
+		exit bad
+	}' "$tmp/rows" || status=1
+done
+exit $status
