@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/str.h"
+#include "explain/keyfact.h"
 #include "explain/tmpl.h"
 #include "kb/kb.h"
 
@@ -413,9 +414,14 @@ struct hit {
 	size_t text_n;
 };
 
-static size_t cap_len(const struct tmpl_cap *c)
+/* The canonical value of capture i of a hit (keyfact.h) in buf. */
+static const char *cap_value(const struct hit *h, size_t i, char *buf, size_t cap)
 {
-	return c->len < XS_FACT_MAX ? c->len : XS_FACT_MAX;
+	const struct tmpl_cap *c = &h->caps[i];
+	size_t n = c->len < XS_FACT_MAX ? c->len : XS_FACT_MAX;
+
+	keyfact_norm(h->t->cap_names[i], h->w + c->off, n, buf, cap);
+	return buf;
 }
 
 /* Causes are told apart by their facts (two missing headers are two
@@ -424,14 +430,15 @@ static size_t cap_len(const struct tmpl_cap *c)
 static uint64_t hit_hash(const struct hit *h, int by_facts)
 {
 	uint64_t v = fnv(0xcbf29ce484222325ULL, &h->sig, sizeof(h->sig));
+	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; by_facts && h->ok && i < h->t->n_caps; i++) {
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
 		v = fnv(v, h->t->cap_names[i], strlen(h->t->cap_names[i]) + 1);
-		v = fnv(v, h->w + h->caps[i].off, cap_len(&h->caps[i]));
-		v = fnv(v, "", 1);
+		cap_value(h, i, buf, sizeof(buf));
+		v = fnv(v, buf, strlen(buf) + 1);
 	}
 	return v;
 }
@@ -440,24 +447,18 @@ static uint64_t hit_hash(const struct hit *h, int by_facts)
  * only no fact may conflict (a fact d lacks is added to it). */
 static int same_facts(const struct xs_diag *d, const struct hit *h, int by_facts)
 {
+	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; h->ok && i < h->t->n_caps; i++) {
 		const char *v;
-		size_t n = cap_len(&h->caps[i]), j;
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
 		v = xs_fact(d, h->t->cap_names[i]);
 		if (!v && !by_facts)
 			continue;
-		if (!v || strlen(v) != n)
+		if (!v || strcmp(v, cap_value(h, i, buf, sizeof(buf))))
 			return 0;
-		for (j = 0; j < n; j++) { /* values were stored cleaned */
-			uint8_t c = h->w[h->caps[i].off + j];
-			char e = c == '\t' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-			if (v[j] != e)
-				return 0;
-		}
 	}
 	return 1;
 }
@@ -479,6 +480,7 @@ static void add_location(struct xs_diag *d, uint32_t input, uint64_t line, int r
 
 static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit *h)
 {
+	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; h->ok && i < h->t->n_caps && d->n_facts < XS_FACTS_MAX; i++) {
@@ -488,7 +490,7 @@ static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit 
 			continue; /* a continuation line does not overwrite a fact */
 		f = &d->facts[d->n_facts];
 		f->name = h->t->cap_names[i];
-		f->value = clean_copy(&r->arena, h->w + c->off, cap_len(c));
+		f->value = arena_strdup(&r->arena, cap_value(h, i, buf, sizeof(buf)));
 		if (!f->value)
 			return;
 		d->n_facts++;
@@ -510,6 +512,7 @@ static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit 
  * diagnosis of the first line and add their facts to it. */
 static int continue_last(struct xs_scanner *s, const struct hit *h)
 {
+	char buf[XS_FACT_MAX + 1];
 	struct xs_diag *d;
 	size_t i;
 
@@ -521,9 +524,7 @@ static int continue_last(struct xs_scanner *s, const struct hit *h)
 		return 0;
 	for (i = 0; h->ok && i < h->t->n_caps; i++) { /* a different value: a new message */
 		const char *v = xs_fact(d, h->t->cap_names[i]);
-		size_t n = cap_len(&h->caps[i]);
-		if (h->caps[i].off != SIZE_MAX && v &&
-		    (strlen(v) != n || memcmp(v, h->w + h->caps[i].off, n)))
+		if (h->caps[i].off != SIZE_MAX && v && strcmp(v, cap_value(h, i, buf, sizeof(buf))))
 			return 0;
 	}
 	fill_facts(s->res, d, h);
@@ -613,8 +614,7 @@ static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
  * With need >= 0 (a window of several lines) a match must cover that offset,
  * the end of the anchor the database found, so a message is found from its
  * own line, never only from its neighbours. */
-static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n,
-			  long need)
+static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n, long need)
 {
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
 	size_t i, best = 0, st, en;
@@ -669,8 +669,8 @@ static size_t join_end(const struct xs_scanner *s, size_t at)
 
 /* Try the candidates, highest priority first, on [ws, we) of the chunk;
  * multi: the window spans several lines. Returns the winner or NULL. */
-static const struct pending *try_window(struct xs_scanner *s, const struct pending *cand,
-					size_t nc, struct hit *h, int multi)
+static const struct pending *try_window(struct xs_scanner *s, const struct pending *cand, size_t nc,
+					struct hit *h, int multi)
 {
 	const struct sig *sigs = s->db->sigs.sigs;
 	size_t i;
