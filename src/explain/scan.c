@@ -25,7 +25,48 @@ extern const uint64_t xs_sig_hash;
 struct xs_db {
 	struct sigdb sigs;
 	hs_database_t *hs;
+	/* causes[a] bit b: category a causes category b (explain_causes.tsv,
+	 * closed transitively) */
+	uint32_t causes[32];
 };
+
+/* Read data/explain_causes.tsv into db->causes and close it transitively;
+ * an unknown category or a cycle is CD_EINTERNAL (the data is wrong). */
+static int load_causes(struct xs_db *db, struct cd_err *err)
+{
+	struct kb_tsv *t = malloc(sizeof(*t));
+	size_t n = 0, a, b, k;
+	int rc = 0;
+
+	if (!t)
+		return err_set(err, CD_ENOMEM, "out of memory");
+	while (sig_categories[n])
+		n++;
+	if (n > 32 || kb_tsv_open(t, "explain_causes.tsv")) {
+		free(t);
+		return err_set(err, CD_EINTERNAL, "explain_causes.tsv is missing");
+	}
+	while (!rc && kb_tsv_next(t)) {
+		int c = sig_category_index(kb_tsv_get(t, "cause"));
+		int e = sig_category_index(kb_tsv_get(t, "effect"));
+		if (c < 0 || e < 0 || c == e)
+			rc = err_set(err, CD_EINTERNAL,
+				     "explain_causes.tsv:%zu: not two categories", t->lineno);
+		else
+			db->causes[c] |= (uint32_t)1 << e;
+	}
+	free(t);
+	for (k = 0; k < n; k++) /* Warshall: through category k */
+		for (a = 0; a < n; a++)
+			if (db->causes[a] >> k & 1)
+				db->causes[a] |= db->causes[k];
+	for (a = 0; !rc && a < n; a++)
+		if (db->causes[a] >> a & 1)
+			rc = err_set(err, CD_EINTERNAL, "explain_causes.tsv: %s causes itself",
+				     sig_categories[a]);
+	(void)b;
+	return rc;
+}
 
 #define PENDING_MAX 32
 
@@ -76,6 +117,8 @@ int xs_db_open(struct xs_db **out, struct cd_err *err)
 	rc = sigdb_load_kb(&db->sigs, err);
 	if (!rc && db->sigs.hash != xs_sig_hash)
 		rc = err_set(err, CD_EINTERNAL, "signature database does not match its patterns");
+	if (!rc)
+		rc = load_causes(db, err);
 	if (!rc &&
 	    hs_deserialize_database((const char *)xs_hsdb, xs_hsdb_len, &db->hs) != HS_SUCCESS)
 		rc = err_set(err, CD_EINTERNAL, "cannot load the compiled signature database");
@@ -182,6 +225,13 @@ static int diag_tier(const struct xs_diag *d)
 	return d->sig->role == SIG_CAUSE ? 0 : 1;
 }
 
+/* How many categories of the other causes in the log can cause this one's
+ * (explain_causes.tsv): 0 for a root cause. Filled by xs_rank. */
+static int diag_depth(const struct xs_diag *d)
+{
+	return d->depth;
+}
+
 static int diag_cmp(const void *a, const void *b)
 {
 	const struct xs_diag *x = a, *y = b;
@@ -189,6 +239,8 @@ static int diag_cmp(const void *a, const void *b)
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
+	if (diag_depth(x) != diag_depth(y))
+		return diag_depth(x) < diag_depth(y) ? -1 : 1;
 	if (x->sig->role != y->sig->role)
 		return x->sig->role < y->sig->role ? -1 : 1;
 	if (x->sig->severity != y->sig->severity)
@@ -202,8 +254,22 @@ static int diag_cmp(const void *a, const void *b)
 	return strcmp(x->sig->id, y->sig->id);
 }
 
-void xs_rank(struct xs_result *r)
+void xs_rank(struct xs_result *r, const struct xs_db *db)
 {
+	uint32_t present = 0;
+	size_t i, c;
+
+	for (i = 0; i < r->n; i++) /* the categories of the causes found */
+		if (diag_tier(&r->d[i]) == 0 &&
+		    (c = (size_t)sig_category_index(r->d[i].sig->category)) < 32)
+			present |= (uint32_t)1 << c;
+	for (i = 0; i < r->n; i++) {
+		int k = sig_category_index(r->d[i].sig->category), depth = 0;
+		for (c = 0; k >= 0 && c < 32; c++)
+			if ((present >> c & 1) && (db->causes[c] >> k & 1))
+				depth++;
+		r->d[i].depth = depth;
+	}
 	qsort(r->d, r->n, sizeof(r->d[0]), diag_cmp);
 	memset(r->slots, 0, sizeof(r->slots)); /* indexes are stale after sorting */
 }

@@ -59,6 +59,7 @@ struct xs_diag {
 	uint64_t hash;
 	size_t n_ranks; /* distinct ranks seen ("[rank3]:", "[default3]:") */
 	uint8_t ranks[XS_RANKS / 8];
+	int depth;    /* categories of other causes found that cause this one's (xs_rank) */
 	size_t n_env; /* filled by the environment cross-check */
 	const char *env[XS_ENV_MAX];
 };
@@ -84,9 +85,12 @@ struct xs_result *xs_result_new(void);
 void xs_result_free(struct xs_result *r);
 /* Register an input; returns its index or -1 past XS_INPUTS_MAX. */
 int xs_result_input(struct xs_result *r, const char *name);
-/* Order: causes before symptoms, errors before warnings before info, then
- * by input and first line (the earliest cause in a log is the root one). */
-void xs_rank(struct xs_result *r);
+/* Order: causes before symptoms before info; among causes, one whose
+ * category another cause found can cause (data/explain_causes.tsv: a
+ * shadowing LD_LIBRARY_PATH causes the undefined symbol) after that one;
+ * then errors before warnings, then by input and first line (the earliest
+ * cause in a log is the root one). */
+void xs_rank(struct xs_result *r, const struct xs_db *db);
 const char *xs_fact(const struct xs_diag *d, const char *name);
 int xs_has_rank(const struct xs_diag *d, unsigned rank);
 

@@ -60,7 +60,7 @@ static struct xs_result *scan_pieces(const void *p, size_t n, size_t piece)
 	}
 	assert_int_equal(xs_finish(s), 0);
 	xs_close(s);
-	xs_rank(r);
+	xs_rank(r, g_db);
 	return r;
 }
 
