@@ -68,6 +68,26 @@ static int load_causes(struct xs_db *db, struct cd_err *err)
 	return rc;
 }
 
+const struct sig xs_sig_unknown = {
+	.id = "unknown-failure",
+	.category = "unknown",
+	.severity = CD_SEV_WARNING,
+	.role = SIG_CAUSE,
+	.title = "no known failure matched; these lines look most like it",
+	.explain = "No signature of cuda-doctor matched this log. The lines shown are the ones "
+		   "that look most like the failure: the last exception and its message, error: "
+		   "lines, failed steps and non-zero exits. Most CUDA failures come from the "
+		   "environment: the driver and the CUDA version it supports, the GPUs, the "
+		   "toolkit, the libraries torch loads.",
+	.fix = {3,
+		{"cuda-doctor check   # the driver, GPUs, toolkit and the libraries torch would "
+		 "load",
+		 "cuda-doctor jit     # when the failure is a build of a CUDA extension",
+		 "search the project's issues for the exact message of the last line shown"}},
+};
+
+static char *clean_copy(struct cd_arena *a, const uint8_t *p, size_t n);
+
 #define PENDING_MAX 32
 
 struct pending {
@@ -163,7 +183,11 @@ int sigdb_load_kb(struct sigdb *db, struct cd_err *err)
 		if (rc)
 			return rc;
 	}
-	return sigdb_finish(db, err);
+	f = kb_get("explain_fallback.tsv");
+	if (!f)
+		return err_set(err, CD_EINTERNAL, "explain_fallback.tsv is missing");
+	rc = sigdb_parse_fallback(db, f->name, f->data, f->len, err);
+	return rc ? rc : sigdb_finish(db, err);
 }
 
 const struct sigdb *xs_db_sigs(const struct xs_db *db)
@@ -254,10 +278,79 @@ static int diag_cmp(const void *a, const void *b)
 	return strcmp(x->sig->id, y->sig->id);
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const struct xs_cand *x = a, *y = b;
+
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Is the line one a diagnosis already explains (among its first lines)? */
+static int explained(const struct xs_result *r, const struct xs_cand *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++)
+		for (j = 0; j < r->d[i].n_lines; j++)
+			if (r->d[i].input == c->input && r->d[i].lines[j] == c->line)
+				return 1;
+	return 0;
+}
+
+/* No cause or symptom was found: the diagnosis of last resort, from the
+ * candidates no diagnosis explains, when one of them is heavy enough to be
+ * a failure. */
+static void add_unknown(struct xs_result *r)
+{
+	struct xs_diag *d;
+	const struct xs_cand *best = NULL;
+	size_t i;
+	char *text;
+	uint32_t input;
+	uint64_t line;
+
+	for (i = 0; i < r->n; i++)
+		if (diag_tier(&r->d[i]) < 2)
+			return;
+	for (i = 0; i < r->n_cand;) /* lines an informational diagnosis explains */
+		if (explained(r, &r->cand[i]))
+			r->cand[i] = r->cand[--r->n_cand];
+		else
+			i++;
+	for (i = 0; i < r->n_cand; i++)
+		if (!best || r->cand[i].weight > best->weight ||
+		    (r->cand[i].weight == best->weight && by_line(&r->cand[i], best) > 0))
+			best = &r->cand[i];
+	if (!best || best->weight < SIG_FALLBACK_SEED || r->n >= XS_DIAG_MAX)
+		return;
+	text = clean_copy(&r->arena, (const uint8_t *)best->text, best->n);
+	input = best->input;
+	line = best->line;
+	qsort(r->cand, r->n_cand, sizeof(r->cand[0]), by_line);
+	d = &r->d[r->n];
+	memset(d, 0, sizeof(*d));
+	d->sig = &xs_sig_unknown;
+	d->input = input;
+	d->first_line = line;
+	d->text = text;
+	for (i = 0; i < r->n_cand; i++) {
+		d->count++;
+		d->inputs |= (uint64_t)1 << (r->cand[i].input % 64);
+		d->lines[d->n_lines] = r->cand[i].line;
+		d->line_text[d->n_lines++] =
+			clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
+	}
+	r->n++;
+}
+
 void xs_rank(struct xs_result *r, const struct xs_db *db)
 {
 	uint32_t present = 0;
 	size_t i, c;
+
+	add_unknown(r);
 
 	for (i = 0; i < r->n; i++) /* the categories of the causes found */
 		if (diag_tier(&r->d[i]) == 0 &&
@@ -440,18 +533,6 @@ static int in_code(const struct xs_scanner *sc, size_t s, size_t se)
 	       is_code_line(c + s, se - s, col, blanks);
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 /* Copy with control bytes made visible as '?' (a tab becomes a space). */
 static char *clean_copy(struct cd_arena *a, const uint8_t *p, size_t n)
 {
@@ -495,16 +576,16 @@ static const char *cap_value(const struct hit *h, size_t i, char *buf, size_t ca
  * "build stopped" and CalledProcessError are the same failed build). */
 static uint64_t hit_hash(const struct hit *h, int by_facts)
 {
-	uint64_t v = fnv(0xcbf29ce484222325ULL, &h->sig, sizeof(h->sig));
+	uint64_t v = str_fnv1a(STR_FNV_SEED, &h->sig, sizeof(h->sig));
 	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; by_facts && h->ok && i < h->t->n_caps; i++) {
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
-		v = fnv(v, h->t->cap_names[i], strlen(h->t->cap_names[i]) + 1);
+		v = str_fnv1a(v, h->t->cap_names[i], strlen(h->t->cap_names[i]) + 1);
 		cap_value(h, i, buf, sizeof(buf));
-		v = fnv(v, buf, strlen(buf) + 1);
+		v = str_fnv1a(v, buf, strlen(buf) + 1);
 	}
 	return v;
 }
@@ -831,6 +912,49 @@ static void open_segment(struct xs_scanner *s, size_t to)
 	s->seg_open = 1;
 }
 
+/* Keep the line around `to` among the candidates of last resort: the
+ * heaviest and, of equal weight, the latest (the last exception of a log is
+ * the one that ended it). Traceback source lines are not candidates. */
+static void on_fallback(struct xs_scanner *s, int weight, size_t to)
+{
+	struct xs_result *r = s->res;
+	struct xs_cand *c = NULL;
+	size_t b = to, e = to, i;
+	uint64_t line;
+
+	if (r->n_cand == XS_CAND_MAX) { /* the lightest, earliest one goes */
+		c = &r->cand[0];
+		for (i = 1; i < r->n_cand; i++)
+			if (r->cand[i].weight < c->weight ||
+			    (r->cand[i].weight == c->weight && r->cand[i].input == c->input &&
+			     r->cand[i].line < c->line))
+				c = &r->cand[i];
+		if (weight < c->weight)
+			return;
+	}
+	while (b > 0 && !is_break(s->c[b - 1]) && to - b < XS_TEXT_MAX)
+		b--;
+	while (e < s->cn && !is_break(s->c[e]) && e - b < XS_TEXT_MAX)
+		e++;
+	line = line_of(s, b);
+	for (i = 0; i < r->n_cand; i++) /* another pattern on the same line */
+		if (r->cand[i].input == s->input && r->cand[i].line == line) {
+			if (weight > r->cand[i].weight)
+				r->cand[i].weight = weight;
+			return;
+		}
+	if ((b == 0 || is_break(s->c[b - 1])) && e < s->cn && in_code(s, b, e))
+		return;
+	if (!c)
+		c = &r->cand[r->n_cand++];
+	c->input = s->input;
+	c->line = line;
+	c->weight = weight;
+	c->n = e - b;
+	memcpy(c->text, s->c + b, c->n);
+	c->text[c->n] = '\0';
+}
+
 static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
 		    unsigned int flags, void *ctx)
 {
@@ -840,8 +964,13 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 
 	(void)from;
 	(void)flags;
-	if (to <= s->skip_to || to == 0 || id >= s->db->sigs.n_pat)
+	if (to <= s->skip_to || to == 0)
 		return 0;
+	if (id >= s->db->sigs.n_pat) {
+		if (id - s->db->sigs.n_pat < s->db->sigs.n_fb)
+			on_fallback(s, s->db->sigs.fb[id - s->db->sigs.n_pat].weight, (size_t)to);
+		return 0;
+	}
 	if (!s->seg_open || to <= s->seg_s || to > s->seg_e)
 		open_segment(s, (size_t)to);
 	sig = s->db->sigs.pat_sig[id];
