@@ -48,7 +48,7 @@ struct sig {
 /* A pattern of the diagnosis of last resort (data/explain_fallback.tsv):
  * a line that looks like a failure, with a weight. */
 #define SIG_FALLBACK_MAX  64
-#define SIG_FALLBACK_SEED 3 /* the weight from which a line starts `unknown` */
+#define SIG_FALLBACK_SEED 2 /* the weight from which a line starts `unknown` */
 struct sig_fallback {
 	int weight; /* 1..9 */
 	int caseless;
