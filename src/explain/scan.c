@@ -88,6 +88,11 @@ const struct sig xs_sig_unknown = {
 
 static char *clean_copy(struct cd_arena *a, const uint8_t *p, size_t n);
 
+enum { XS_ENC_UNDECIDED = 0, XS_ENC_RAW, XS_ENC_UTF16LE, XS_ENC_UTF16BE };
+
+struct xs_scanner;
+static int decide(struct xs_scanner *s);
+
 #define PENDING_MAX 32
 
 struct pending {
@@ -108,7 +113,12 @@ struct xs_scanner {
 	int prev_file;		      /* the line before buf[0]'s line is a traceback "File" line */
 	size_t prev_col, prev_blanks; /* where its blanks before "File" are */
 	int last_partial;	      /* the input did not end with a line break */
-	int has_last;		      /* the last recorded hit, for multi-line messages */
+	int enc;		      /* XS_ENC_*: decided on the first bytes */
+	int cr_only; /* lines end with '\r' alone (classic Mac, some Windows tools) */
+	uint8_t odd; /* UTF-16: the first byte of a split code unit */
+	int has_odd;
+	uint32_t hi;  /* UTF-16: a high surrogate waiting for its pair */
+	int has_last; /* the last recorded hit, for multi-line messages */
 	uint32_t last_sig, last_diag;
 	uint64_t last_line;
 	int finished;
@@ -1051,8 +1061,21 @@ static void scan_chunk(struct xs_scanner *s, size_t m)
  * buffer without a break, keeping XS_OVERLAP bytes to scan again). */
 static int process(struct xs_scanner *s, int final)
 {
-	size_t cut = final ? s->len : last_break(s->buf, s->len), m;
+	size_t cut, m;
 	int forced = 0;
+
+	if (s->enc == XS_ENC_UNDECIDED) {
+		int rc = decide(s);
+		if (rc)
+			return s->err = rc;
+		if (!final && s->len < XS_BUF)
+			return s->err; /* UTF-16 shrank to less than a buffer: read on */
+	}
+	if (s->cr_only)
+		for (m = 0; m < s->len; m++)
+			if (s->buf[m] == '\r')
+				s->buf[m] = '\n';
+	cut = final ? s->len : last_break(s->buf, s->len);
 
 	if (!cut) {
 		if (s->len < XS_BUF)
@@ -1121,14 +1144,11 @@ static void count_bytes(struct xs_scanner *s, size_t n)
 		s->res->inputs[s->input].bytes += n;
 }
 
-int xs_feed(struct xs_scanner *s, const void *p, size_t n)
+/* Append bytes that are already the scanner's text (UTF-8 or raw). */
+static int append(struct xs_scanner *s, const uint8_t *b, size_t n)
 {
-	const uint8_t *b = p;
 	int rc;
 
-	if (s->finished)
-		return CD_EINTERNAL;
-	count_bytes(s, n);
 	while (n) {
 		size_t k = XS_BUF - s->len;
 		if (!k) {
@@ -1147,6 +1167,142 @@ int xs_feed(struct xs_scanner *s, const void *p, size_t n)
 	return s->err;
 }
 
+static size_t put_utf8(uint8_t *o, uint32_t c)
+{
+	if (c < 0x80) {
+		o[0] = (uint8_t)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (uint8_t)(0xc0 | c >> 6);
+		o[1] = (uint8_t)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (uint8_t)(0xe0 | c >> 12);
+		o[1] = (uint8_t)(0x80 | (c >> 6 & 0x3f));
+		o[2] = (uint8_t)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (uint8_t)(0xf0 | c >> 18);
+	o[1] = (uint8_t)(0x80 | (c >> 12 & 0x3f));
+	o[2] = (uint8_t)(0x80 | (c >> 6 & 0x3f));
+	o[3] = (uint8_t)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* UTF-16 (a PowerShell redirect) into UTF-8, in blocks; a code unit or a
+ * surrogate pair split between two calls is carried over; a lone surrogate
+ * becomes U+FFFD. */
+static int feed_utf16(struct xs_scanner *s, const uint8_t *b, size_t n)
+{
+	uint8_t out[16384];
+	size_t o = 0, i = 0;
+	int rc;
+
+	while (i < n) {
+		uint8_t u0, u1;
+		uint32_t c;
+		if (s->has_odd) {
+			u0 = s->odd;
+			u1 = b[i++];
+			s->has_odd = 0;
+		} else if (i + 1 < n) {
+			u0 = b[i];
+			u1 = b[i + 1];
+			i += 2;
+		} else {
+			s->odd = b[i++];
+			s->has_odd = 1;
+			break;
+		}
+		c = s->enc == XS_ENC_UTF16LE ? (uint32_t)(u0 | u1 << 8) : (uint32_t)(u1 | u0 << 8);
+		if (s->hi) {
+			uint32_t hi = s->hi;
+			s->hi = 0;
+			if (c >= 0xdc00 && c <= 0xdfff) {
+				o += put_utf8(out + o,
+					      0x10000 + ((hi - 0xd800) << 10) + (c - 0xdc00));
+				goto flush;
+			}
+			o += put_utf8(out + o, 0xfffd);
+		}
+		if (c >= 0xd800 && c <= 0xdbff)
+			s->hi = c;
+		else if (c >= 0xdc00 && c <= 0xdfff)
+			o += put_utf8(out + o, 0xfffd);
+		else if (c != 0xfeff || s->line > 1 || s->len || o) /* a BOM is no text */
+			o += put_utf8(out + o, c);
+	flush:
+		if (o > sizeof(out) - 8) {
+			rc = append(s, out, o);
+			if (rc)
+				return rc;
+			o = 0;
+		}
+	}
+	return o ? append(s, out, o) : s->err;
+}
+
+/* UTF-16 by its byte order mark, or by ASCII text with every other byte
+ * NUL in the first 256 bytes. */
+static int detect_enc(const uint8_t *p, size_t n)
+{
+	size_t i, k = n < 256 ? n & ~(size_t)1 : 256, z_odd = 0, z_even = 0;
+
+	if (n >= 2 && p[0] == 0xff && p[1] == 0xfe)
+		return XS_ENC_UTF16LE;
+	if (n >= 2 && p[0] == 0xfe && p[1] == 0xff)
+		return XS_ENC_UTF16BE;
+	if (k < 16)
+		return XS_ENC_RAW;
+	for (i = 0; i < k; i += 2) {
+		z_even += !p[i];
+		z_odd += !p[i + 1];
+	}
+	if (z_odd * 10 >= k / 2 * 9 && z_even * 10 < k / 2)
+		return XS_ENC_UTF16LE;
+	if (z_even * 10 >= k / 2 * 9 && z_odd * 10 < k / 2)
+		return XS_ENC_UTF16BE;
+	return XS_ENC_RAW;
+}
+
+/* On the first bytes of an input: UTF-16 is decoded from then on (what is in
+ * the buffer already is taken out and fed again), and a text whose lines end
+ * with '\r' alone has them read as line ends. */
+static int decide(struct xs_scanner *s)
+{
+	uint8_t *raw;
+	size_t n = s->len;
+	int rc;
+
+	s->enc = detect_enc(s->buf, s->len);
+	if (s->enc != XS_ENC_RAW) {
+		raw = malloc(n ? n : 1);
+		if (!raw)
+			return CD_ENOMEM;
+		memcpy(raw, s->buf, n);
+		s->len = 0;
+		rc = feed_utf16(s, raw, n);
+		free(raw);
+		if (rc)
+			return rc;
+	}
+	if (s->len && memchr(s->buf, '\r', s->len) && !memchr(s->buf, '\n', s->len))
+		s->cr_only = 1;
+	return 0;
+}
+
+int xs_feed(struct xs_scanner *s, const void *p, size_t n)
+{
+	if (s->finished)
+		return CD_EINTERNAL;
+	count_bytes(s, n);
+	if (s->enc == XS_ENC_UTF16LE || s->enc == XS_ENC_UTF16BE)
+		return feed_utf16(s, p, n);
+	return append(s, p, n);
+}
+
 int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err)
 {
 	ssize_t k;
@@ -1157,6 +1313,20 @@ int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err)
 	for (;;) {
 		if (s->len == XS_BUF && (rc = process(s, 0)) != 0)
 			return err_set(err, rc, "scan failed");
+		if (s->enc == XS_ENC_UTF16LE || s->enc == XS_ENC_UTF16BE) {
+			uint8_t raw[65536];
+			k = read(fd, raw, sizeof(raw));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return err_set(err, CD_EIO, "read: %s", strerror(errno));
+			if (k == 0)
+				return 0;
+			count_bytes(s, (size_t)k);
+			if ((rc = feed_utf16(s, raw, (size_t)k)) != 0)
+				return err_set(err, rc, "scan failed");
+			continue;
+		}
 		k = read(fd, s->buf + s->len, XS_BUF - s->len);
 		if (k < 0 && errno == EINTR)
 			continue;
