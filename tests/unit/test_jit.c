@@ -393,6 +393,10 @@ static void prebuilt_ops(void **state)
 	run();
 	assert_string_equal(op("fused_adam")->reason_id, "extension-abi-mismatch");
 	assert_int_equal(find("extension-abi-mismatch")->severity, CD_SEV_ERROR);
+	/* Raised by check/arch.c's builder, the title its rule gives. */
+	assert_string_equal(find("extension-abi-mismatch")->title,
+			    "DeepSpeed's prebuilt ops were built for another torch or CUDA");
+	assert_string_equal(find("extension-abi-mismatch")->section, "jit");
 }
 
 static void smoke_mapping(void **state)
