@@ -7,10 +7,13 @@
  *                           (data/torch_cuda.tsv)
  *   extension-abi-mismatch  an extension imports torch symbols the installed
  *                           torch does not export: its import fails with
- *                           "undefined symbol" */
+ *                           "undefined symbol"; raised here only, for jit's
+ *                           DeepSpeed prebuilt ops too (arch_abi_finding,
+ *                           arch.h) */
 #include <stdio.h>
 #include <string.h>
 
+#include "check/arch.h"
 #include "check/check.h"
 #include "check/stack_check.h"
 #include "core/str.h"
@@ -185,21 +188,33 @@ static void ext_arch(const struct cd_facts *f, const struct cd_ext *e, struct cd
 	}
 }
 
+struct cd_finding *arch_abi_finding(struct cd_findings *out, const char *section,
+				    const struct arch_abi *e)
+{
+	if (e->n_missing)
+		return findings_add(out, "extension-abi-mismatch", CD_SEV_ERROR, section,
+				    "%s was built against another torch: %zu of the torch symbols "
+				    "it imports are missing from torch %s",
+				    e->what, e->n_missing, e->torch ? e->torch : "?");
+	return findings_add(out, "extension-abi-mismatch", CD_SEV_ERROR, section,
+			    "%s were built for another torch or CUDA", e->what);
+}
+
 static void ext_abi(const struct cd_facts *f, const struct cd_ext *e, struct cd_findings *out)
 {
 	const struct cd_torch_facts *t = &f->stack->torch;
 	struct cd_arena *a = out->arena;
+	struct arch_abi abi;
 	struct cd_finding *x;
 	size_t i;
 
 	if (!e->abi_checked || !e->n_missing)
 		return;
-	x = findings_add(out, "extension-abi-mismatch", CD_SEV_ERROR, "python",
-			 "%s%s%s was built against another torch: %zu of the torch symbols it "
-			 "imports are missing from torch %s",
-			 e->package ? e->package : e->path, e->version ? " " : "",
-			 e->version ? e->version : "", e->n_missing, t->version ? t->version : "?");
-	if (!x)
+	abi.what = arena_printf(a, "%s%s%s", e->package ? e->package : e->path,
+				e->version ? " " : "", e->version ? e->version : "");
+	abi.n_missing = e->n_missing;
+	abi.torch = t->version;
+	if (!abi.what || !(x = arch_abi_finding(out, "python", &abi)))
 		return;
 	finding_detail(x, a,
 		       "Importing it fails with \"ImportError: %s: undefined symbol: %s\". C++ "

@@ -18,6 +18,7 @@ int explain_finish(const struct xs_db *db, struct xs_result *res, struct cd_opts
 		   FILE *out, const char *command, int exit_status)
 {
 	struct xr_opts ro = {opts->format, opts->color, opts->verbose, 0, command, exit_status};
+	const char *hdrs[XC_HEADERS_MAX];
 	struct cd_facts f;
 	struct cd_err err = {0};
 	int rc;
@@ -27,6 +28,7 @@ int explain_finish(const struct xs_db *db, struct xs_result *res, struct cd_opts
 		facts_init(&f, opts);
 		if (root_init(&f.root, opts->root, &err) == 0) {
 			probe_all(&f);
+			toolkit_probe_headers(&f, hdrs, xc_headers(res, hdrs, XC_HEADERS_MAX));
 			xc_check(res, &f);
 			ro.env_checked = 1;
 		}

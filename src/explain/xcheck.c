@@ -1,7 +1,9 @@
-/* xcheck: see xcheck.h. The facts model is the source (toolkit.items,
- * driver, gpus, env.ld_library_path); when a probe left its part empty the
- * usual places are looked at directly (CUDA_HOME, /usr/local/cuda*), so the
- * answer still names this machine's paths. */
+/* xcheck: see xcheck.h. The facts model is the source: toolkits, their
+ * headers (the inventory, and those the log names, asked for through
+ * toolkit_probe_headers) and their versions from the toolkit probe alone;
+ * driver, gpus, env.ld_library_path. Still read here, under the facts'
+ * root: whether a library file is in a search directory, /usr/bin's gcc-N
+ * and the extension cache's entries (no probe records them yet). */
 #include "explain/xcheck.h"
 
 #include <stdarg.h>
@@ -11,7 +13,6 @@
 #include "core/file.h"
 #include "core/str.h"
 
-#define ROOTS_MAX    16
 #define DIRS_MAX     32
 #define DIR_SCAN_MAX 4096 /* entries read from one directory */
 
@@ -38,58 +39,46 @@ static void say(struct xc *x, const char *fmt, ...)
 		x->d->n_env++;
 }
 
+/* Symptoms follow from a cause; the cause's lines say what matters. */
+static int xc_skipped(const struct xs_result *r, size_t i)
+{
+	return r->d[i].sig->role == SIG_SYMPTOM && i > 0;
+}
+
 static const char *env(const struct cd_facts *f, const char *name)
 {
 	const char *v = facts_env_var(f, name);
 	return v ? v : facts_getenv(f, name);
 }
 
-/* ---- toolkit roots -------------------------------------------------------- */
+/* ---- toolkits: the toolkit probe's facts -------------------------------- */
 
-struct roots {
-	size_t n;
-	const char *path[ROOTS_MAX];
-	const char *version[ROOTS_MAX];
-};
-
-static void add_root(const struct cd_facts *f, struct roots *rs, const char *p, const char *ver)
+/* The probe also lists a CUDA_HOME that names no directory. */
+static int tk_on_disk(const struct cd_toolkit *t)
 {
-	size_t i;
-
-	if (!p || !*p || rs->n >= ROOTS_MAX || !file_is_dir(&f->root, p))
-		return;
-	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->path[i], p))
-			return;
-	rs->path[rs->n] = p;
-	rs->version[rs->n++] = ver;
+	return t->root && t->exists == CD_TRI_YES;
 }
 
-/* Toolkits from the facts; else CUDA_HOME, CUDA_PATH, /usr/local/cuda and
- * /usr/local/cuda-X.Y, plus a conda prefix (conda's cuda packages install
- * headers there). */
-static void toolkit_roots(struct xc *x, struct roots *rs)
+static size_t tk_count_on_disk(const struct cd_facts *f)
 {
-	const struct cd_facts *f = x->f;
-	DIR *d;
-	struct dirent *e;
-	size_t i, seen = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < f->toolkit.n; i++)
-		add_root(f, rs, f->toolkit.items[i].root, f->toolkit.items[i].version);
-	if (f->toolkit.n)
-		return;
-	add_root(f, rs, env(f, "CUDA_HOME"), NULL);
-	add_root(f, rs, env(f, "CUDA_PATH"), NULL);
-	add_root(f, rs, "/usr/local/cuda", NULL);
-	d = file_opendir(&f->root, "/usr/local");
-	while (d && (e = readdir(d)) != NULL && seen++ < DIR_SCAN_MAX)
-		if (str_has_prefix(e->d_name, "cuda-"))
-			add_root(f, rs, arena_printf(&x->r->arena, "/usr/local/%s", e->d_name),
-				 arena_strdup(&x->r->arena, e->d_name + 5)); /* dirent dies */
-	if (d)
-		closedir(d);
-	add_root(f, rs, env(f, "CONDA_PREFIX"), NULL);
+		n += tk_on_disk(&f->toolkit.items[i]);
+	return n;
+}
+
+static void say_no_toolkit(struct xc *x)
+{
+	const char *home = x->f->toolkit.cuda_home;
+
+	if (home)
+		say(x,
+		    "no CUDA toolkit found: extension builds would use CUDA_HOME=%s, which "
+		    "does not exist",
+		    home);
+	else
+		say(x, "no CUDA toolkit found (CUDA_HOME unset, no /usr/local/cuda*)");
 }
 
 static const char *target_dir(const struct cd_facts *f)
@@ -97,62 +86,82 @@ static const char *target_dir(const struct cd_facts *f)
 	return f->host.arch && !strcmp(f->host.arch, "aarch64") ? "sbsa-linux" : "x86_64-linux";
 }
 
-/* Where under root a header is: the probe's answer when it checked that
- * header, else include/ and targets/ARCH/include/. */
-static const char *header_in(struct xc *x, const char *root, const char *hdr)
+/* What the probe found for hdr in t: its inventory, else the headers asked
+ * for (toolkit_probe_headers with xc_headers' names); NULL if neither. */
+static const struct cd_header *header_fact(const struct cd_toolkit *t, const char *hdr)
 {
-	const struct cd_facts *f = x->f;
-	const char *cands[2];
-	size_t i, j;
+	size_t i;
 
-	for (i = 0; i < f->toolkit.n; i++) {
-		const struct cd_toolkit *t = &f->toolkit.items[i];
-		if (!t->root || strcmp(t->root, root))
-			continue;
-		for (j = 0; j < t->n_headers; j++)
-			if (t->headers[j].name && !strcmp(t->headers[j].name, hdr) &&
-			    t->headers[j].present != CD_TRI_UNKNOWN)
-				return t->headers[j].present == CD_TRI_YES
-					       ? (t->headers[j].path ? t->headers[j].path : root)
-					       : NULL;
-	}
-	cands[0] = arena_printf(&x->r->arena, "%s/include/%s", root, hdr);
-	cands[1] = arena_printf(&x->r->arena, "%s/targets/%s/include/%s", root, target_dir(f), hdr);
-	for (i = 0; i < 2; i++)
-		if (cands[i] && file_exists(&f->root, cands[i]))
-			return cands[i];
+	for (i = 0; i < t->n_headers; i++)
+		if (t->headers[i].name && !strcmp(t->headers[i].name, hdr))
+			return &t->headers[i];
+	for (i = 0; i < t->n_asked; i++)
+		if (t->asked[i].name && !strcmp(t->asked[i].name, hdr))
+			return &t->asked[i];
 	return NULL;
+}
+
+/* Why a copy outside ROOT/include does not count (struct cd_header's scope). */
+static const char *scope_note(const char *scope)
+{
+	if (scope && !strcmp(scope, "targets"))
+		return "nvcc searches it, the C++ compiler of an extension build does not";
+	return "another wheel's include directory, which no build searches";
+}
+
+static void say_header(struct xc *x, const struct cd_toolkit *t, const char *hdr)
+{
+	const struct cd_header *h = header_fact(t, hdr);
+	const char *v = t->version;
+
+	if (!h || h->present == CD_TRI_UNKNOWN)
+		return; /* not looked for: nothing to say */
+	if (h->present == CD_TRI_YES)
+		say(x, "%s is present in %s%s%s%s", hdr, h->path ? h->path : t->root,
+		    v ? " (CUDA " : "", v ? v : "", v ? ")" : "");
+	else if (h->path)
+		say(x, "%s is absent from %s/include%s%s%s; it is at %s (%s)", hdr, t->root,
+		    v ? " (CUDA " : "", v ? v : "", v ? ")" : "", h->path, scope_note(h->scope));
+	else
+		say(x, "%s is absent from %s/include%s%s%s", hdr, t->root, v ? " (CUDA " : "",
+		    v ? v : "", v ? ")" : "");
 }
 
 static void check_header(struct xc *x, const char *hdr)
 {
-	struct roots rs = {0};
-	size_t i, have = 0;
+	const struct cd_toolkit_facts *tf = &x->f->toolkit;
+	size_t i;
 
 	if (strstr(hdr, "..") || hdr[0] == '/')
 		return;
-	toolkit_roots(x, &rs);
-	if (!rs.n) {
-		say(x, "no CUDA toolkit found (CUDA_HOME unset, no /usr/local/cuda*)");
+	if (!tk_count_on_disk(x->f)) {
+		say_no_toolkit(x);
 		return;
 	}
-	for (i = 0; i < rs.n; i++) {
-		const char *where = header_in(x, rs.path[i], hdr);
-		const char *v = rs.version[i];
-		if (where) {
-			have++;
-			say(x, "%s is present in %s%s%s%s", hdr, where, v ? " (CUDA " : "",
-			    v ? v : "", v ? ")" : "");
-		} else {
-			say(x, "%s is absent from %s/include%s%s%s", hdr, rs.path[i],
-			    v ? " (CUDA " : "", v ? v : "", v ? ")" : "");
-		}
-	}
-	if (x->f->toolkit.cuda_home)
-		say(x, "extension builds use CUDA_HOME=%s", x->f->toolkit.cuda_home);
+	for (i = 0; i < tf->n; i++)
+		if (tk_on_disk(&tf->items[i]))
+			say_header(x, &tf->items[i], hdr);
+	if (tf->cuda_home)
+		say(x, "extension builds use CUDA_HOME=%s", tf->cuda_home);
 	else if (env(x->f, "CUDA_HOME"))
 		say(x, "CUDA_HOME=%s", env(x->f, "CUDA_HOME"));
-	(void)have;
+}
+
+size_t xc_headers(const struct xs_result *r, const char **names, size_t cap)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->n && n < cap; i++) {
+		const char *h = xs_fact(&r->d[i], "header");
+		int dup = 0;
+		if (!h || xc_skipped(r, i))
+			continue;
+		for (k = 0; k < n; k++)
+			dup |= !strcmp(names[k], h);
+		if (!dup)
+			names[n++] = h;
+	}
+	return n;
 }
 
 /* ---- libraries ------------------------------------------------------------ */
@@ -182,7 +191,6 @@ static void lib_dirs(struct xc *x, struct dirs *ds)
 	const char *llp = env(f, "LD_LIBRARY_PATH");
 	const char *multi = f->host.arch && !strcmp(f->host.arch, "aarch64") ? "aarch64-linux-gnu"
 									     : "x86_64-linux-gnu";
-	struct roots rs = {0};
 	size_t i;
 
 	if (f->env.n_ld_library_path) {
@@ -197,12 +205,13 @@ static void lib_dirs(struct xc *x, struct dirs *ds)
 			p += n + (c ? 1 : 0);
 		}
 	}
-	toolkit_roots(x, &rs);
-	for (i = 0; i < rs.n; i++) {
-		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib64", rs.path[i]), 0);
-		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib", rs.path[i]), 0);
-		add_dir(f, ds,
-			arena_printf(&x->r->arena, "%s/targets/%s/lib", rs.path[i], target_dir(f)),
+	for (i = 0; i < f->toolkit.n; i++) {
+		const char *root = f->toolkit.items[i].root;
+		if (!tk_on_disk(&f->toolkit.items[i]))
+			continue;
+		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib64", root), 0);
+		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib", root), 0);
+		add_dir(f, ds, arena_printf(&x->r->arena, "%s/targets/%s/lib", root, target_dir(f)),
 			0);
 	}
 	add_dir(f, ds, arena_printf(&x->r->arena, "/usr/lib/%s", multi), 0);
@@ -357,23 +366,16 @@ static void say_gpus(struct xc *x, int memory)
 static void say_toolkits(struct xc *x)
 {
 	const struct cd_facts *f = x->f;
-	struct roots rs = {0};
 	size_t i;
 
-	toolkit_roots(x, &rs);
 	for (i = 0; i < f->toolkit.n && i < 8; i++) {
 		const struct cd_toolkit *t = &f->toolkit.items[i];
 		say(x, "toolkit %s: CUDA %s, nvcc %s%s", t->root ? t->root : "?",
 		    t->version ? t->version : "unknown", t->nvcc_path ? t->nvcc_path : "absent",
 		    (int64_t)i == f->toolkit.selected ? " (used by extension builds)" : "");
 	}
-	for (i = 0; !f->toolkit.n && i < rs.n; i++) {
-		const char *nvcc = arena_printf(&x->r->arena, "%s/bin/nvcc", rs.path[i]);
-		say(x, "toolkit %s: nvcc %s", rs.path[i],
-		    nvcc && file_exists(&f->root, nvcc) ? "present" : "absent");
-	}
-	if (!rs.n)
-		say(x, "no CUDA toolkit found (CUDA_HOME unset, no /usr/local/cuda*)");
+	if (!tk_count_on_disk(f))
+		say_no_toolkit(x);
 	if (env(f, "CUDA_HOME"))
 		say(x, "CUDA_HOME=%s", env(f, "CUDA_HOME"));
 	else
@@ -519,9 +521,7 @@ void xc_check(struct xs_result *r, const struct cd_facts *f)
 
 	for (i = 0; i < r->n; i++) {
 		x.d = &r->d[i];
-		/* Symptoms follow from a cause; the cause's lines say what matters. */
-		if (x.d->sig->role == SIG_SYMPTOM && i > 0)
-			continue;
-		check_one(&x);
+		if (!xc_skipped(r, i))
+			check_one(&x);
 	}
 }

@@ -121,6 +121,11 @@ struct cd_toolkit {
 	enum cd_tri exists;	 /* the root is a directory (CUDA_HOME may name a missing one) */
 	const char *realpath;	 /* canonical in-root path, links resolved; NULL if missing */
 	const char *nvcc_target; /* the nvcc that bin/nvcc links to or a wrapper script execs */
+	/* Headers asked about besides the inventory (toolkit_probe_headers:
+	 * `explain` asks for those its log names), found as the inventory's
+	 * are; NULL until asked; not in JSON. */
+	size_t n_asked;
+	struct cd_header *asked;
 };
 
 struct cd_toolkit_facts {

@@ -164,6 +164,24 @@ samples() {
 	echo "$output" | jq -e '.diagnoses[1].environment | any(test("LD_LIBRARY_PATH=/opt/lib"))'
 }
 
+@test "--root: a header outside the toolkit probe's inventory is looked for by the probe" {
+	R="$T/root"
+	mkdir -p "$R/usr/local/cuda-12.1/targets/x86_64-linux/include" "$R/usr/local/cuda-12.4/include/cub"
+	touch "$R/usr/local/cuda-12.1/targets/x86_64-linux/include/cuda_bf16.h" \
+		"$R/usr/local/cuda-12.4/include/cuda_bf16.h" "$R/usr/local/cuda-12.4/include/cub/cub.cuh"
+	printf '%s\n' 'x.cpp:1:10: fatal error: cuda_bf16.h: No such file or directory' \
+		'y.cu:2:10: fatal error: cub/cub.cuh: No such file or directory' >"$T/x.log"
+	run env CUDA_HOME=/usr/local/cuda-12.1 "$CD" --root "$R" --json explain "$T/x.log"
+	[ "$status" -eq 1 ]
+	env0=$(jq -c '.diagnoses[] | select(.facts.header == "cuda_bf16.h") | .environment' <<<"$output")
+	jq -e 'index("cuda_bf16.h is present in /usr/local/cuda-12.4/include/cuda_bf16.h") != null' <<<"$env0"
+	# the copy under targets/ is nvcc's alone: the C++ compile of x.cpp cannot see it
+	jq -e 'index("cuda_bf16.h is absent from /usr/local/cuda-12.1/include; it is at /usr/local/cuda-12.1/targets/x86_64-linux/include/cuda_bf16.h (nvcc searches it, the C++ compiler of an extension build does not)") != null' <<<"$env0"
+	env1=$(jq -c '.diagnoses[] | select(.facts.header == "cub/cub.cuh") | .environment' <<<"$output")
+	jq -e 'index("cub/cub.cuh is absent from /usr/local/cuda-12.1/include") != null' <<<"$env1"
+	jq -e 'index("cub/cub.cuh is present in /usr/local/cuda-12.4/include/cub/cub.cuh") != null' <<<"$env1"
+}
+
 # ---- run ----------------------------------------------------------------------
 
 @test "run passes stdout and stderr through unchanged and in order, and keeps status 0" {

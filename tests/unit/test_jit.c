@@ -393,6 +393,10 @@ static void prebuilt_ops(void **state)
 	run();
 	assert_string_equal(op("fused_adam")->reason_id, "extension-abi-mismatch");
 	assert_int_equal(find("extension-abi-mismatch")->severity, CD_SEV_ERROR);
+	/* Raised by check/arch.c's builder, the title its rule gives. */
+	assert_string_equal(find("extension-abi-mismatch")->title,
+			    "DeepSpeed's prebuilt ops were built for another torch or CUDA");
+	assert_string_equal(find("extension-abi-mismatch")->section, "jit");
 }
 
 static void smoke_mapping(void **state)
@@ -429,6 +433,86 @@ static void smoke_mapping(void **state)
 	findings_init(&X.fs, &X.f.arena);
 	check_jit(&X.f, &X.jf, &X.ops, &s, &X.fs);
 	assert_true(has_evidence(find("jit-smoke-failed"), "line two"));
+}
+
+static size_t count(const char *id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < X.fs.n; i++)
+		n += !strcmp(X.fs.items[i]->id, id);
+	return n;
+}
+
+static void smoke_line(struct jit_smoke *s, enum jp_diag_kind kind, const char *subject,
+		       const char *line)
+{
+	memset(s, 0, sizeof(*s));
+	s->ran = 1;
+	s->status = "compile-failed";
+	s->stage = "compile";
+	s->n_diags = 1;
+	s->diags[0].kind = kind;
+	snprintf(s->diags[0].subject, sizeof(s->diags[0].subject), "%s", subject);
+	snprintf(s->diags[0].line, sizeof(s->diags[0].line), "%s", line);
+}
+
+/* host-compiler-unsupported and python-headers-missing from a build line
+ * are raised by jit.c's builders: from the line alone when the facts showed
+ * nothing, else the line confirms the one finding the facts raised. */
+static void smoke_owned_ids(void **state)
+{
+	static const char gnu[] = "host_config.h:143:2: error: #error -- unsupported GNU "
+				  "version! gcc versions later than 13 are not supported!";
+	static const char pyh[] = "torch/csrc/python_headers.h:12:10: fatal error: Python.h: "
+				  "No such file or directory";
+	const struct cd_finding *x;
+	struct jit_smoke s;
+
+	(void)state;
+	smoke_line(&s, JP_D_COMPILER, "gcc", gnu);
+	jit_ops_eval(&X.f, &X.jf, &X.ops, &X.f.arena);
+	check_jit(&X.f, &X.jf, &X.ops, &s, &X.fs);
+	x = find("host-compiler-unsupported");
+	assert_non_null(x);
+	assert_int_equal(x->severity, CD_SEV_ERROR);
+	assert_string_equal(x->title, "The test build failed: host_config.h:143:2: error: #error "
+				      "-- unsupported GNU version! gcc versions later than 13 are "
+				      "not supported!");
+	assert_true(has_fix(x, "export CC=<an older gcc> CXX=<its C++ driver>"));
+	assert_true(has_fix(x, "NVCC_APPEND_FLAGS='-allow-unsupported-compiler'"));
+	assert_null(find("jit-smoke-failed"));
+	/* gcc 14 is above nvcc 12.4's 13: the static finding takes the line. */
+	X.jf.host.major = 14;
+	X.jf.host.version = "14.2.0";
+	findings_init(&X.fs, &X.f.arena);
+	jit_ops_eval(&X.f, &X.jf, &X.ops, &X.f.arena);
+	check_jit(&X.f, &X.jf, &X.ops, &s, &X.fs);
+	assert_int_equal(count("host-compiler-unsupported"), 1);
+	x = find("host-compiler-unsupported");
+	assert_non_null(strstr(x->title, "is newer than nvcc 12.4.131 accepts"));
+	assert_true(has_evidence(x, "the test build confirms it: host_config.h:143:2"));
+
+	smoke_line(&s, JP_D_HEADER, "Python.h", pyh);
+	findings_init(&X.fs, &X.f.arena);
+	X.jf.host.major = 12;
+	jit_ops_eval(&X.f, &X.jf, &X.ops, &X.f.arena);
+	check_jit(&X.f, &X.jf, &X.ops, &s, &X.fs);
+	x = find("python-headers-missing");
+	assert_non_null(x);
+	assert_int_equal(x->severity, CD_SEV_ERROR);
+	assert_string_equal(x->title, "The test build failed: torch/csrc/python_headers.h:12:10: "
+				      "fatal error: Python.h: No such file or directory");
+	assert_int_equal(x->n_fix, 0);
+	assert_null(find("toolkit-headers-missing"));
+	X.jf.py.python_h = NULL;
+	findings_init(&X.fs, &X.f.arena);
+	jit_ops_eval(&X.f, &X.jf, &X.ops, &X.f.arena);
+	check_jit(&X.f, &X.jf, &X.ops, &s, &X.fs);
+	assert_int_equal(count("python-headers-missing"), 1);
+	x = find("python-headers-missing");
+	assert_non_null(strstr(x->title, "Python.h for Python 3.12 is missing"));
+	assert_true(has_evidence(x, "the test build confirms it: torch/csrc/python_headers.h"));
 }
 
 static void kb_lookups(void **state)
@@ -470,6 +554,7 @@ int main(void)
 		T(ops_selected),
 		T(prebuilt_ops),
 		T(smoke_mapping),
+		T(smoke_owned_ids),
 		T(kb_lookups),
 	};
 	return cmocka_run_group_tests_name("jit", tests, NULL, NULL);

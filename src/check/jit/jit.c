@@ -1,6 +1,8 @@
 /* check/jit: the findings of `cuda-doctor jit` (see jit.h). Each finding
  * names the rule it applies (torch's cpp_extension, nvcc's host_config.h,
- * DeepSpeed's op builders) and carries commands to paste. */
+ * DeepSpeed's op builders) and carries commands to paste. This file owns
+ * host-compiler-unsupported and python-headers-missing: the smoke build's
+ * lines reach them through jit_*_from_build (jit_int.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -161,6 +163,14 @@ static void check_nvcc_torch(const struct cd_jit_facts *jf, struct cd_findings *
 	torch_index_fix(jf, x, out->arena);
 }
 
+/* nvcc's own switch past host_config.h's check. */
+static void last_resort_fix(struct cd_finding *x, struct cd_arena *a)
+{
+	finding_fix(x, a,
+		    "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   # last resort, at "
+		    "your own risk");
+}
+
 /* An older compiler on disk that this nvcc accepts. */
 static const struct jit_alt_compiler *older_compiler(const struct cd_jit_facts *jf,
 						     const char *family, int max)
@@ -192,10 +202,7 @@ static void compiler_fixes(const struct cd_jit_facts *jf, struct cd_finding *x, 
 		finding_fix(x, a, "conda install -c conda-forge 'gxx_linux-64=%d'", max);
 	}
 	if (for_nvcc)
-		finding_fix(x, a,
-			    "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   # last "
-			    "resort, at "
-			    "your own risk");
+		last_resort_fix(x, a);
 }
 
 static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_findings *out)
@@ -248,6 +255,19 @@ static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_finding
 		compiler_fixes(jf, x, out->arena, c->family, tmax, 0);
 		finding_fix(x, out->arena, "export TORCH_DONT_CHECK_COMPILER_ABI=1");
 	}
+}
+
+void jit_host_compiler_from_build(const struct jp_diag *d, struct cd_findings *out)
+{
+	struct cd_finding *x;
+
+	if (jit_smoke_confirm(out, "host-compiler-unsupported", d))
+		return;
+	x = findings_add(out, "host-compiler-unsupported", CD_SEV_ERROR, SEC, JIT_SMOKE_TITLE,
+			 d->line);
+	jit_smoke_detail(x, out->arena);
+	finding_fix(x, out->arena, "export CC=<an older %s> CXX=<its C++ driver>", d->subject);
+	last_resort_fix(x, out->arena);
 }
 
 static void check_ninja(const struct cd_jit_facts *jf, struct cd_findings *out)
@@ -317,6 +337,17 @@ static void check_python_h(const struct cd_jit_facts *jf, struct cd_findings *ou
 				    "sudo dnf install python%s-devel   # RHEL / Fedora",
 				    py->version);
 	}
+}
+
+void jit_python_h_from_build(const struct jp_diag *d, struct cd_findings *out)
+{
+	struct cd_finding *x;
+
+	if (jit_smoke_confirm(out, "python-headers-missing", d))
+		return;
+	x = findings_add(out, "python-headers-missing", CD_SEV_ERROR, SEC, JIT_SMOKE_TITLE,
+			 d->line);
+	jit_smoke_detail(x, out->arena);
 }
 
 /* Missing files the ops in scope need. */

@@ -36,6 +36,20 @@ void jit_check_cache(const struct cd_jit_facts *jf, struct cd_findings *out);
 void jit_check_ops(const struct cd_jit_facts *jf, const struct jit_ops *ops,
 		   struct cd_findings *out);
 
+/* A failed test build's line (jit --compile) as a finding, raised by the
+ * file that owns the id (jit.c): the line confirms the finding the facts
+ * raised, else the finding is raised from the line alone, titled
+ * JIT_SMOKE_TITLE. host-compiler-unsupported from "unsupported GNU version",
+ * python-headers-missing from a missing Python.h. */
+void jit_host_compiler_from_build(const struct jp_diag *d, struct cd_findings *out);
+void jit_python_h_from_build(const struct jp_diag *d, struct cd_findings *out);
+/* What those builders share (jit_smoke_check.c): the line added as evidence
+ * to the first finding with this id (1, or 0 when there is none); the title
+ * and detail of a finding raised from the line alone. */
+#define JIT_SMOKE_TITLE "The test build failed: %s"
+int jit_smoke_confirm(struct cd_findings *out, const char *id, const struct jp_diag *d);
+void jit_smoke_detail(struct cd_finding *x, struct cd_arena *a);
+
 /* Shell-quote a path for a fix line when it needs it. */
 const char *jit_sq(struct cd_arena *a, const char *path);
 

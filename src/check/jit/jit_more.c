@@ -1,9 +1,11 @@
 /* jit_more: findings about the torch extensions cache, the op builders' own
  * gates (deepspeed-op-incompatible) and DeepSpeed ops prebuilt for another
- * torch or CUDA (extension-abi-mismatch). */
+ * torch or CUDA (extension-abi-mismatch, raised through check/arch.c's
+ * builder, which owns the id). */
 #include <stdio.h>
 #include <string.h>
 
+#include "check/arch.h"
 #include "check/jit/jit_int.h"
 #include "core/str.h"
 
@@ -166,6 +168,7 @@ static void incompatible(const struct cd_jit_facts *jf, const struct jit_op_row 
 
 static void abi(const struct cd_jit_facts *jf, const struct jit_ops *ops, struct cd_findings *out)
 {
+	const struct arch_abi ds = {"DeepSpeed's prebuilt ops", 0, jf->py.torch_version};
 	struct cd_finding *x = NULL;
 	size_t i;
 
@@ -175,9 +178,9 @@ static void abi(const struct cd_jit_facts *jf, const struct jit_ops *ops, struct
 		    strcmp(r->reason_id, "extension-abi-mismatch"))
 			continue;
 		if (!x) {
-			x = findings_add(out, "extension-abi-mismatch", CD_SEV_ERROR, SEC,
-					 "DeepSpeed's prebuilt ops were built for another torch or "
-					 "CUDA");
+			x = arch_abi_finding(out, SEC, &ds);
+			if (!x)
+				return;
 			finding_detail(
 				x, out->arena,
 				"DeepSpeed checks torch_info of git_version_info_installed.py and "

@@ -1,11 +1,14 @@
 /* jit_smoke_check: explain a failed `jit --compile`. The lines nvcc, the host
  * compiler and the linker printed are mapped to the finding ids the static
- * checks use (a missing header -> toolkit-headers-missing, "unsupported GNU
- * version" -> host-compiler-unsupported, an unsupported gpu architecture ->
+ * checks use (a missing header -> toolkit-headers-missing, a missing Python.h
+ * -> python-headers-missing, "unsupported GNU version" ->
+ * host-compiler-unsupported, an unsupported gpu architecture ->
  * torch-arch-list-invalid, "cannot find -lX" -> toolkit-headers-missing).
  * When the static checks already raised that id, the build's line is added
- * to it as evidence; otherwise a finding is raised from the log alone. What
- * maps to nothing becomes jit-smoke-failed with the end of the log. */
+ * to it as evidence; otherwise a finding is raised from the log alone, by the
+ * file that owns the id (jit.c: jit_host_compiler_from_build,
+ * jit_python_h_from_build). What maps to nothing becomes jit-smoke-failed
+ * with the end of the log. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,11 +20,8 @@
 static const char *map_id(const struct jp_diag *d)
 {
 	switch (d->kind) {
-	case JP_D_HEADER:
-		return strcmp(d->subject, "Python.h") ? "toolkit-headers-missing"
-						      : "python-headers-missing";
+	case JP_D_HEADER: return "toolkit-headers-missing";
 	case JP_D_LIBRARY: return "toolkit-headers-missing";
-	case JP_D_COMPILER: return "host-compiler-unsupported";
 	case JP_D_ARCH: return "torch-arch-list-invalid";
 	case JP_D_NOT_FOUND: return "toolkit-missing";
 	default: return NULL;
@@ -38,29 +38,35 @@ static struct cd_finding *find(struct cd_findings *out, const char *id)
 	return NULL;
 }
 
+int jit_smoke_confirm(struct cd_findings *out, const char *id, const struct jp_diag *d)
+{
+	struct cd_finding *x = find(out, id);
+
+	if (x)
+		finding_evidence(x, out->arena, "the test build confirms it: %s", d->line);
+	return x != NULL;
+}
+
+void jit_smoke_detail(struct cd_finding *x, struct cd_arena *a)
+{
+	finding_detail(x, a, "Found by `jit --compile`; the files on disk did not show it.");
+}
+
 static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, const char *id,
 			struct cd_findings *out)
 {
-	struct cd_finding *x =
-		findings_add(out, id, CD_SEV_ERROR, SEC, "The test build failed: %s", d->line);
+	struct cd_finding *x = findings_add(out, id, CD_SEV_ERROR, SEC, JIT_SMOKE_TITLE, d->line);
 	char lib[160];
 	const char *files[1];
 
-	finding_detail(x, out->arena,
-		       "Found by `jit --compile`; the files on disk did not show it.");
-	if (d->kind == JP_D_HEADER && strcmp(d->subject, "Python.h")) {
+	jit_smoke_detail(x, out->arena);
+	if (d->kind == JP_D_HEADER) {
 		files[0] = d->subject;
 		jit_fix_files(jf, x, out->arena, files, 1);
 	} else if (d->kind == JP_D_LIBRARY) {
 		snprintf(lib, sizeof(lib), "lib%s.so", d->subject);
 		files[0] = lib;
 		jit_fix_files(jf, x, out->arena, files, 1);
-	} else if (d->kind == JP_D_COMPILER) {
-		finding_fix(x, out->arena, "export CC=<an older %s> CXX=<its C++ driver>",
-			    d->subject);
-		finding_fix(x, out->arena,
-			    "export NVCC_APPEND_FLAGS='-allow-unsupported-compiler'   "
-			    "# last resort, at your own risk");
 	} else if (d->kind == JP_D_ARCH) {
 		finding_fix(x, out->arena,
 			    "export TORCH_CUDA_ARCH_LIST=\"<compute capabilities this nvcc "
@@ -76,15 +82,16 @@ static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *
 
 	for (i = 0; i < s->n_diags; i++) {
 		const struct jp_diag *d = &s->diags[i];
-		const char *id = map_id(d);
-		struct cd_finding *x;
-		if (!id)
+		const char *id;
+		if (d->kind == JP_D_COMPILER)
+			jit_host_compiler_from_build(d, out);
+		else if (d->kind == JP_D_HEADER && !strcmp(d->subject, "Python.h"))
+			jit_python_h_from_build(d, out);
+		else if (!(id = map_id(d)))
 			continue;
-		mapped = 1;
-		if ((x = find(out, id)))
-			finding_evidence(x, out->arena, "the test build confirms it: %s", d->line);
-		else
+		else if (!jit_smoke_confirm(out, id, d))
 			new_finding(jf, d, id, out);
+		mapped = 1;
 	}
 	return mapped;
 }

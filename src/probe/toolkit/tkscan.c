@@ -296,3 +296,52 @@ void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, st
 	}
 	headers(&c, t);
 }
+
+/* A header name as an #include gives it (explain takes them from logs):
+ * relative, and no ".." component to climb out of the include directory. */
+static int header_name_ok(const char *name)
+{
+	const char *p = name;
+
+	if (!*name || name[0] == '/')
+		return 0;
+	while (p) {
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2]))
+			return 0;
+		p = strchr(p, '/');
+		p = p ? p + 1 : NULL;
+	}
+	return 1;
+}
+
+void tkscan_headers(struct cd_facts *f, struct cd_toolkit *t, const char *const *names, size_t n)
+{
+	struct cd_toolkit scratch = *t; /* layout() records the kind again */
+	struct tk_ctx c;
+	char p[PATH_MAX];
+	size_t i, k;
+
+	t->asked = n ? arena_calloc(&f->arena, n, sizeof(*t->asked)) : NULL;
+	t->n_asked = t->asked ? n : 0;
+	memset(&c, 0, sizeof(c));
+	c.f = f;
+	c.root = t->root;
+	if (t->exists == CD_TRI_YES)
+		layout(&c, &scratch);
+	for (i = 0; i < t->n_asked; i++) {
+		struct cd_header *h = &t->asked[i];
+		h->name = arena_strdup(&f->arena, names[i]);
+		h->present = CD_TRI_UNKNOWN;
+		if (!h->name || !header_name_ok(h->name))
+			continue;
+		h->present = CD_TRI_NO; /* until found in ROOT/include */
+		for (k = 0; k < c.n_inc; k++) {
+			if (fsu_join(p, sizeof(p), c.inc[k], h->name) || !file_is_reg(&f->root, p))
+				continue;
+			h->scope = c.scope[k];
+			h->present = !strcmp(h->scope, "include") ? CD_TRI_YES : CD_TRI_NO;
+			h->path = arena_strdup(&f->arena, p);
+			break;
+		}
+	}
+}

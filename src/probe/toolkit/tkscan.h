@@ -14,5 +14,10 @@
 
 /* Fill t for the toolkit at root (an in-root path, possibly missing). */
 void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, struct cd_toolkit *t);
+/* Fill t->asked with the n headers named (relative paths such as
+ * "cuda_bf16.h" or "cub/cub.cuh"; an absolute one or one with a ".."
+ * component is recorded as unknown), looked for in t's include directories
+ * as the inventory's headers are. */
+void tkscan_headers(struct cd_facts *f, struct cd_toolkit *t, const char *const *names, size_t n);
 
 #endif

@@ -271,3 +271,11 @@ void toolkit_probe(struct cd_facts *f)
 	f->toolkit.n = l.n;
 	select_home(&l, nvcc_path);
 }
+
+void toolkit_probe_headers(struct cd_facts *f, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < f->toolkit.n; i++)
+		tkscan_headers(f, &f->toolkit.items[i], names, n);
+}

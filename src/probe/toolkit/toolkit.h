@@ -8,5 +8,8 @@
 #include "facts/facts.h"
 
 void toolkit_probe(struct cd_facts *f); /* toolkit.c: CUDA toolkits on disk */
+/* After toolkit_probe: look for n more headers in every toolkit found (each
+ * toolkit's `asked`), as its inventory's headers are looked for. */
+void toolkit_probe_headers(struct cd_facts *f, const char *const *names, size_t n);
 
 #endif
