@@ -5,6 +5,7 @@
 
 #include "check/jit/jit_int.h"
 #include "core/str.h"
+#include "kb/archcov.h"
 
 int jit_torch_cuda(const struct cd_jit_facts *jf, int *major, int *minor)
 {
@@ -100,7 +101,7 @@ const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a)
 			       "the visible GPUs and fails with IndexError on an empty list";
 		for (i = 0; i < ar->n_gpus; i++) {
 			int cc10 = ar->gpus[i].major * 10 + ar->gpus[i].minor;
-			if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor, cc10, why,
+			if (archcov_nvcc_builds(jf->tk.nvcc_major, jf->tk.nvcc_minor, cc10, why,
 						sizeof(why)) == 0)
 				return arena_printf(
 					a, "nvcc %s cannot build for the GPU (compute %d.%d): %s",
@@ -118,7 +119,7 @@ const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a)
 				    ar->bad, ar->bad);
 	for (i = 0; i < ar->n; i++) {
 		const struct jp_arch *e = &ar->entries[i];
-		if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor,
+		if (archcov_nvcc_builds(jf->tk.nvcc_major, jf->tk.nvcc_minor,
 					e->major * 10 + e->minor, why, sizeof(why)) == 0)
 			return arena_printf(
 				a, "nvcc %s cannot build TORCH_CUDA_ARCH_LIST entry %s: %s",
