@@ -11,6 +11,8 @@
 #include "check/check.h"
 #include "core/str.h"
 #include "format/archlist.h"
+#include "kb/torcharch.h"
+#include "facts/stack.h"
 
 /* Header -> the package that installs it (NVIDIA apt repository, conda). */
 static const struct {
@@ -349,11 +351,11 @@ static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
 	}
 }
 
-static const char *arch_reason(const struct archlist_bad *b)
+static const char *arch_reason(const struct archlist_entry *b)
 {
 	switch (b->kind) {
 	case ARCHLIST_EMPTY: return "an empty entry (\";;\", a trailing ';' or a doubled blank)";
-	case ARCHLIST_LEGACY:
+	case ARCHLIST_RENAMED:
 		return "accepted by torch 2.7-2.8 only; CUDA 13 renamed sm_101 to sm_110";
 	case ARCHLIST_FAMILY:
 		return "a family target: nvcc accepts it, torch's cpp_extension does not";
@@ -365,6 +367,7 @@ static const char *arch_reason(const struct archlist_bad *b)
 static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 {
 	const char *v = facts_env_var(f, "TORCH_CUDA_ARCH_LIST");
+	struct torcharch_rules *rules;
 	struct archlist_result *r;
 	struct cd_finding *x;
 	size_t i, len;
@@ -377,9 +380,10 @@ static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 			truncated = f->env.vars[i].truncated;
 	len = strlen(v);
 	r = arena_alloc(out->arena, sizeof(*r));
-	if (!r)
+	rules = arena_alloc(out->arena, sizeof(*rules));
+	if (!r || !rules || torcharch_rules(f->stack ? f->stack->torch.version : NULL, rules) != 0)
 		return;
-	archlist_parse(v, len, r);
+	archlist_parse((const uint8_t *)v, len, &rules->rules, r);
 	if (truncated || r->too_long) {
 		x = findings_add(out, "torch-arch-list-invalid", CD_SEV_WARNING, "toolkit",
 				 "TORCH_CUDA_ARCH_LIST is %s%zu bytes long",
@@ -402,15 +406,17 @@ static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 		       "\"ValueError: Unknown CUDA arch (%s) or GPU not supported\". Entries are "
 		       "separated by ';' or blanks; each is X.Y, X.Ya or a name (Ampere, Hopper, "
 		       "Blackwell...), optionally followed by +PTX.",
-		       r->bad[0].entry);
+		       r->first_bad);
 	finding_evidence(x, out->arena, "TORCH_CUDA_ARCH_LIST=\"%.200s\"", v);
-	for (i = 0; i < r->n_bad_kept; i++) {
-		const struct archlist_bad *b = &r->bad[i];
+	for (i = 0; i < r->n_kept; i++) {
+		const struct archlist_entry *b = &r->entries[i];
+		if (b->valid)
+			continue;
 		if (b->suggest[0])
-			finding_evidence(x, out->arena, "'%s': %s; use '%s'", b->entry,
+			finding_evidence(x, out->arena, "'%s': %s; use '%s'", b->text,
 					 arch_reason(b), b->suggest);
 		else
-			finding_evidence(x, out->arena, "'%s': %s", b->entry, arch_reason(b));
+			finding_evidence(x, out->arena, "'%s': %s", b->text, arch_reason(b));
 	}
 	if (r->fixed[0])
 		finding_fix(x, out->arena, "export TORCH_CUDA_ARCH_LIST=\"%s\"", r->fixed);
