@@ -195,6 +195,32 @@ static void own_tables(void **state)
 	free(big);
 }
 
+/* What `jit` reads of each entry: the numbers, "a", "+PTX", the first
+ * entry torch rejects. */
+static void entries(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("9.0a"), 0);
+	assert_int_equal(r.n_kept, 1);
+	assert_int_equal(r.entries[0].major, 9);
+	assert_true(r.entries[0].arch_specific);
+	assert_false(r.entries[0].ptx);
+	assert_int_equal(parse("8.0 8.6;9.0+PTX"), 0);
+	assert_int_equal(r.n_kept, 3);
+	assert_true(r.entries[2].ptx);
+	assert_int_equal(parse("Ampere+Tegra;Blackwell"), 0);
+	assert_int_equal(r.n_kept, 5);
+	assert_string_equal(r.entries[0].text, "8.7");
+	assert_string_equal(r.entries[4].text, "12.1+PTX");
+	assert_int_equal(r.entries[4].major, 12);
+	assert_int_equal(parse("garbage"), 1);
+	assert_string_equal(r.first_bad, "garbage");
+	assert_int_equal(parse("9.0;"), 1);
+	assert_int_equal(r.n_entries, 2);
+	assert_int_equal(parse("9.1"), 1);
+	assert_int_equal(r.entries[0].minor, 1);
+}
+
 static void limits(void **state)
 {
 	char *big = malloc(ARCHLIST_MAX_INPUT + 2);

@@ -304,10 +304,7 @@ static void arch_lists(void **state)
 	X.jf.py.torch_cuda = "13.0";
 	for (i = 0; i < 5; i++) {
 		struct jit_arch *a = &X.jf.arch;
-		a->raw = lists[i];
-		a->use_gpus = 0;
-		a->rc = jp_arch_list((const uint8_t *)lists[i], strlen(lists[i]), a->entries,
-				     JP_ARCH_MAX, &a->n, a->bad, sizeof(a->bad));
+		jit_arch_parse(&X.f, a, lists[i], X.jf.py.torch_version);
 		findings_init(&X.fs, &X.f.arena);
 		run();
 		if (want[i] == CD_SEV_INFO)

@@ -76,7 +76,7 @@ int jit_missing_in(const struct cd_jit_facts *jf, const char *list, int libs, co
 	return 0;
 }
 
-int jit_arch_covers(const struct jp_arch *e, int major, int minor)
+int jit_arch_covers(const struct archlist_entry *e, int major, int minor)
 {
 	if (!e->valid || e->major < 0)
 		return 0;
@@ -118,7 +118,7 @@ const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a)
 				    "(ValueError: Unknown CUDA arch (%s) or GPU not supported)",
 				    ar->bad, ar->bad);
 	for (i = 0; i < ar->n; i++) {
-		const struct jp_arch *e = &ar->entries[i];
+		const struct archlist_entry *e = &ar->entries[i];
 		if (archcov_nvcc_builds(jf->tk.nvcc_major, jf->tk.nvcc_minor,
 					e->major * 10 + e->minor, why, sizeof(why)) == 0)
 			return arena_printf(

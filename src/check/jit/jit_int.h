@@ -26,7 +26,7 @@ const struct jit_file *jit_file_get(const struct cd_jit_facts *jf, const char *n
 /* Arch list problems of the generic extension: an error text or NULL. */
 const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a);
 /* Does an arch entry cover a GPU of compute capability major.minor? */
-int jit_arch_covers(const struct jp_arch *e, int major, int minor);
+int jit_arch_covers(const struct archlist_entry *e, int major, int minor);
 
 /* 1 when ninja is usable by torch (on PATH); *only_env when only in env/bin. */
 int jit_ninja_ok(const struct cd_jit_facts *jf, int *only_env);
