@@ -21,7 +21,8 @@ struct row {
 	char key[FIELD_MAX];   /* name, or arch */
 	char value[FIELD_MAX]; /* expands_to, or renamed_to */
 	char first[8], last[8];
-	int lo, hi; /* releases as major * 1000 + minor; hi INT_MAX when open */
+	int lo, hi; /* releases as major * 1000 + minor; hi OPEN when open-ended */
+	char notes[96];
 	char source[SRC_MAX];
 };
 
@@ -84,6 +85,8 @@ static void load(struct table *tb)
 		if (r->lo < 0 || r->hi < r->lo)
 			continue;
 		str_copy(r->source, sizeof(r->source), src ? src : "");
+		str_copy(r->notes, sizeof(r->notes),
+			 kb_tsv_get(t, "notes") ? kb_tsv_get(t, "notes") : "");
 		tb->n++;
 	}
 	free(t);
@@ -189,6 +192,7 @@ int torcharch_span(const char *arch, struct torcharch_span *out)
 	out->first = best->first;
 	out->last = best->last;
 	out->renamed_to = best->value;
+	out->notes = best->notes;
 	out->source = best->source;
 	return 0;
 }

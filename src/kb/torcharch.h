@@ -35,6 +35,7 @@ struct torcharch_span {
 	const char *first;	/* "2.7" */
 	const char *last;	/* "2.8"; "" while it is still accepted */
 	const char *renamed_to; /* "11.0", or "" */
+	const char *notes;	/* "CUDA 13 renamed sm_101 to sm_110", or "" */
 	const char *source;
 };
 

@@ -111,6 +111,7 @@ static void spans(void **state)
 	assert_string_equal(s.first, "2.7");
 	assert_string_equal(s.last, "2.8");
 	assert_string_equal(s.renamed_to, "11.0");
+	assert_string_equal(s.notes, "CUDA 13 renamed sm_101 to sm_110");
 	assert_non_null(strstr(s.source, "156176"));
 	assert_int_equal(torcharch_span("12.0", &s), 0);
 	assert_string_equal(s.first, "2.7");
