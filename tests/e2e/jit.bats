@@ -306,6 +306,39 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(op_state fused_adam)" = ready ] # DeepSpeed's JIT ignores the list
 }
 
+# check and jit on the same root and environment: the finding's id, severity,
+# title, detail, evidence and fix are the same (only the section differs).
+same_arch_finding() {
+	local sel='[.findings[] | select(.id == "torch-arch-list-invalid") | del(.section)]'
+	jf_run --json
+	jit=$(jq -S "$sel" <<<"$output")
+	run env -i HOME=/root PATH=/usr/bin VIRTUAL_ENV=/opt/venv "${JF_ENV[@]}" "$CD" --root "$R" \
+		check --json
+	[ "$status" -le 1 ]
+	chk=$(jq -S "$sel" <<<"$output")
+	[ "$(jq length <<<"$jit")" = 1 ] || { echo "jit: $jit"; return 1; }
+	diff <(echo "$jit") <(echo "$chk")
+}
+
+@test "TORCH_CUDA_ARCH_LIST: check and jit give the same finding" {
+	jf_healthy
+	# entries torch 2.5 rejects: a spelling, an unknown one, one of torch 2.7
+	JF_ENV=(CUDA_HOME=/usr/local/cuda-12.4 "TORCH_CUDA_ARCH_LIST=8.0;sm_90;10.7;12.0")
+	same_arch_finding
+	[ "$(jq -r '.[0].severity' <<<"$jit")" = error ]
+	[ "$(jq -r '.[0].title' <<<"$jit")" = \
+		"TORCH_CUDA_ARCH_LIST has 3 entries torch 2.5.1+cu124 rejects: Unknown CUDA arch (sm_90)" ]
+	jq -r '.[0].evidence[]' <<<"$jit" | grep -qx "'12.0': accepted from torch 2.7 on; this torch is 2.5"
+	jq -r '.[0].fix[0]' <<<"$jit" | grep -qx 'export TORCH_CUDA_ARCH_LIST="8.0;9.0"'
+	# accepted by torch, but CUDA 13's nvcc cannot build 7.0
+	jf_toolkit 13.0
+	jf_venv 3.12 13.0
+	JF_ENV=(CUDA_HOME=/usr/local/cuda-13.0 "TORCH_CUDA_ARCH_LIST=7.0 8.0")
+	same_arch_finding
+	[ "$(jq -r '.[0].severity' <<<"$jit")" = error ]
+	jq -r '.[0].fix[0]' <<<"$jit" | grep -qx 'export TORCH_CUDA_ARCH_LIST="8.0"'
+}
+
 @test "TORCH_CUDA_ARCH_LIST an nvcc cannot build, and one that misses the GPU" {
 	jf_healthy
 	jf_toolkit 13.0

@@ -118,7 +118,7 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 	buf_init(&b, 8 << 10);
 	if (!ar->use_gpus && ar->rc == 0) {
 		for (i = 0; i < ar->n; i++) {
-			const struct jp_arch *e = &ar->entries[i];
+			const struct archlist_entry *e = &ar->entries[i];
 			const char *sfx = e->arch_specific ? "a" : "";
 			add(f, a,
 			    arena_printf(&f->arena, "-gencode=arch=compute_%d%d%s,code=sm_%d%d%s",
