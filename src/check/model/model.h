@@ -13,6 +13,7 @@
 #include "probe/model/model.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
+#include "kb/gpuarch.h"
 
 #define MP_GPUS_MAX 64
 
@@ -101,6 +102,9 @@ const char *model_type_first(const char *type, int *native, const char **source)
 
 /* Bytes of n elements of a torch dtype name ("bfloat16"), 0 when unknown. */
 unsigned mp_dtype_size(const char *dtype);
+/* Does the device's hardware have f (kb/gpuarch.h)? Unknown without a
+ * compute capability. */
+enum gpuarch_answer mp_device_has(const struct mp_device *d, enum gpuarch_feature f);
 
 /* Internal to check/model*.c: the finding families of model_mem.c. */
 void mc_transformers(const struct cd_model_facts *m, struct cd_findings *out);
