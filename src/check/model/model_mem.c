@@ -169,10 +169,9 @@ void mc_device(const struct cd_model_plan *p, struct cd_findings *out)
 	finding_fix(x, out->arena, "echo \"$CUDA_VISIBLE_DEVICES\"");
 }
 
-/* transformers 4.56 renamed from_pretrained's torch_dtype to dtype. */
 static const char *dtype_kw(const struct cd_model_facts *m)
 {
-	return m->tf.version && ver_cmp(m->tf.version, "4.56") < 0 ? "torch_dtype" : "dtype";
+	return model_dtype_kw(m->tf.version);
 }
 
 static void alt_fix(const struct cd_model_facts *m, const struct cd_model_plan *p,

@@ -129,7 +129,7 @@ static const char *dominant(const struct cd_model_facts *m)
 static void resolve_dtype(const struct cd_model_facts *m, const struct mp_request *r,
 			  struct cd_arena *a, struct cd_model_plan *p)
 {
-	const char *d;
+	const char *d, *auto_since;
 	size_t i;
 
 	for (i = 0; r->dtype && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
@@ -146,14 +146,13 @@ static void resolve_dtype(const struct cd_model_facts *m, const struct mp_reques
 		p->dtype = "stored";
 		p->dtype_reason = arena_printf(a, "pre-quantized checkpoint (quant_method %s)",
 					       m->config.quant_method);
-	} else if (m->tf.version && ver_cmp(m->tf.version, "5") < 0) {
+	} else if (m->tf.version && (auto_since = model_tf_since("dtype_auto_default")) &&
+		   ver_cmp(m->tf.version, auto_since) < 0) {
 		p->dtype = "float32";
-		p->dtype_reason =
-			arena_printf(a,
-				     "transformers %s loads float32 unless %s=\"auto\" "
-				     "is passed",
-				     m->tf.version,
-				     ver_cmp(m->tf.version, "4.56") < 0 ? "torch_dtype" : "dtype");
+		p->dtype_reason = arena_printf(a,
+					       "transformers %s loads float32 unless %s=\"auto\" "
+					       "is passed",
+					       m->tf.version, model_dtype_kw(m->tf.version));
 	} else if (mp_dtype_size(m->config.dtype)) {
 		p->dtype = m->config.dtype;
 		p->dtype_reason = "config.json dtype (transformers 5 loads dtype=\"auto\")";
