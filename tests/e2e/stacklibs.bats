@@ -165,6 +165,15 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[[ "$(jq -r '.[0].detail' <<<"$f")" == *"torch imports, but"* ]]
 }
 
+@test "lib-missing: with no pin to copy, the fix names the wheel of torch's CUDA major (13: no -cu13 suffix)" {
+	# torch pins NVRTC through cuda-toolkit[nvrtc], whose dist-info this root lacks
+	rm "$SITE/nvidia/cu13/lib/libnvrtc.so.13"
+	run cdj
+	f=$(finding lib-missing <<<"$output")
+	[[ "$(jq -r '.[0].fix | join("\n")' <<<"$f")" == *"--force-reinstall --no-deps 'nvidia-cuda-nvrtc'   # the wheel that ships libnvrtc.so.13"* ]]
+	[[ "$(jq -r '.[0].fix | join("\n")' <<<"$f")" != *"cu13'"* ]]
+}
+
 @test "arch_list from libtorch_cuda.so's fatbin; arch-unsupported on a T4 with the wheel to install" {
 	need_nvcc
 	run with_gpu old
