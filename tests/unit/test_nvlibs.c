@@ -58,6 +58,8 @@ static void wheels(void **state)
 	assert_string_equal(wheel("libcudart.so.11.0", 11), "nvidia-cuda-runtime-cu11");
 	assert_string_equal(wheel("libnvrtc-builtins.so.13.0", 13), "nvidia-cuda-nvrtc");
 	assert_string_equal(wheel("libcublas.so.13", 13), "nvidia-cublas");
+	assert_string_equal(wheel("libcublasLt.so.13", 13), "nvidia-cublas");
+	assert_string_equal(wheel("libcublasLt.so.12", 12), "nvidia-cublas-cu12");
 	assert_string_equal(wheel("libcusparse.so.12", 13), "nvidia-cusparse");
 	assert_string_equal(wheel("libnvJitLink.so.13", 13), "nvidia-nvjitlink");
 	assert_string_equal(wheel("libcupti.so.13", 13), "nvidia-cuda-cupti");
