@@ -1,6 +1,7 @@
 /* model_kb: the model tables of the knowledge base (data/model_tasks.tsv,
- * data/model_types.tsv, data/transformers_api.tsv); see model.h. Rows are read from the embedded
- * files on each call: the tables are small and a lookup runs a handful of times. */
+ * data/model_types.tsv, data/transformers_api.tsv); see model.h. Rows are
+ * read from the embedded files on each call: the tables are small and a
+ * lookup runs a handful of times. */
 #include <string.h>
 
 #include "check/model/model.h"
