@@ -1,9 +1,9 @@
 /* libs_util: the pure string logic of the library probe and its checks,
- * kept apart so unit tests can reach it: versions in file names, which
- * names are NVIDIA libraries, which file names are copies of a SONAME, the
- * glob patterns of torch's preload list, and LD_LIBRARY_PATH without the
- * entries that shadow a copy. Functions write into caller buffers and
- * return lengths like snprintf, or 0/1 answers; nothing allocates. */
+ * kept apart so unit tests can reach it: versions in file names, which names
+ * are NVIDIA libraries (kb/nvlibs' table), which file names are copies of a
+ * SONAME, the glob patterns of torch's preload list, and LD_LIBRARY_PATH
+ * without the entries that shadow a copy. Functions write into caller buffers
+ * and return lengths like snprintf, or 0/1 answers; nothing is allocated. */
 #ifndef CD_LIBS_UTIL_H
 #define CD_LIBS_UTIL_H
 
