@@ -515,3 +515,70 @@ fake_toolkit() { # NVCC-SCRIPT-BODY: a toolkit dir (real paths, no --root) whose
 	[ "$(sev host-compiler-unsupported)" = error ]
 	[[ "$(jq -r '.findings[] | select(.id == "host-compiler-unsupported") | .title' <<<"$output")" == "The test build failed: "* ]]
 }
+
+fake_cxx() { # C++-SOURCE: a C++ "compiler" that links the -o file from that source
+	printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/ext.cc"
+	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && o=$2; shift; done\nexec c++ -shared -fPIC -o "$o" "%s"\n' \
+		"$BATS_TEST_TMPDIR/ext.cc" >"$BATS_TEST_TMPDIR/cxx"
+	chmod 755 "$BATS_TEST_TMPDIR/cxx"
+}
+
+@test "--compile: a test extension that cannot be loaded is load-failed with dlopen's words" {
+	fake_toolkit 'exit 0'
+	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && echo junk >"$2"; shift; done\n' \
+		>"$BATS_TEST_TMPDIR/cxx"
+	chmod 755 "$BATS_TEST_TMPDIR/cxx"
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+		"$CD" jit --compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = load-failed ]
+	[ "$(jqr .jit.smoke.loaded)" = false ]
+	[[ "$(jqr .jit.smoke.detail)" == *"/smoke.so: file too short" ]]
+	[[ "$(jqr .jit.smoke.log)" == "dlopen: "*"/smoke.so: file too short" ]]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
+}
+
+@test "--compile: a crash while loading is load-failed with its signal" {
+	fake_toolkit 'exit 0'
+	fake_cxx '__attribute__((constructor)) static void boom() { __builtin_trap(); }'
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+		"$CD" jit --compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = load-failed ]
+	[ "$(jqr .jit.smoke.detail)" = "the test child died from signal 4" ]
+}
+
+@test "--compile: a load that hangs is killed at --timeout, with what it started" {
+	fake_toolkit 'exit 0'
+	fake_cxx "#include <cstdio>
+#include <unistd.h>
+__attribute__((constructor)) static void hang()
+{
+	if (fork() == 0) {
+		FILE *f = fopen(\"$BATS_TEST_TMPDIR/grandchild\", \"w\");
+		fprintf(f, \"%d\\n\", (int)getpid());
+		fclose(f);
+	}
+	fprintf(stderr, \"hanging\\n\");
+	for (;;)
+		pause();
+}"
+	start=$SECONDS
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+		"$CD" --timeout 1 jit --compile --json -q --gpu-cc 9.0
+	[ $((SECONDS - start)) -lt 10 ]
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = timeout ]
+	[ "$(jqr .jit.smoke.stage)" = load ]
+	[ "$(jqr .jit.smoke.detail)" = "the test child did not finish in 1 s" ]
+	[[ "$(jqr .jit.smoke.log)" == *hanging* ]]
+	gc=$(cat "$BATS_TEST_TMPDIR/grandchild")
+	# gone, or a zombie waiting for a reaper: killed either way
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$gc/status" 2>/dev/null || true)
+		[ -z "$state" ] || [ "$state" = Z ] && break
+		sleep 0.2
+	done
+	[ -z "$state" ] || [ "$state" = Z ] || { kill -9 "$gc"; false; }
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
+}
