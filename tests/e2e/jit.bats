@@ -516,6 +516,22 @@ fake_toolkit() { # NVCC-SCRIPT-BODY: a toolkit dir (real paths, no --root) whose
 	[[ "$(jq -r '.findings[] | select(.id == "host-compiler-unsupported") | .title' <<<"$output")" == "The test build failed: "* ]]
 }
 
+@test "--compile: progress goes to stderr as two lines, none with -q, none in the report" {
+	fake_toolkit 'echo "smoke.cu(1): error: boom" >&2; exit 1'
+	run --separate-stderr env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" "$CD" jit \
+		--compile --json --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = compile-failed ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cuda-doctor jit: compiling a test extension with $FT/bin/nvcc ..." ]
+	[[ "${stderr_lines[1]}" =~ ^"cuda-doctor jit: compile-failed after "[0-9]+\.[0-9]" s"$ ]]
+	run --separate-stderr env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" "$CD" jit \
+		--compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = compile-failed ]
+	[ -z "$stderr" ]
+}
+
 fake_cxx() { # C++-SOURCE: a C++ "compiler" that links the -o file from that source
 	printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/ext.cc"
 	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && o=$2; shift; done\nexec c++ -shared -fPIC -o "$o" "%s"\n' \

@@ -2,7 +2,8 @@
  * extension's build.ninja (COMMON_NVCC_FLAGS, --compiler-options -fPIC,
  * -std=c++17, _get_cuda_arch_flags, -ccbin $CC, -isystem include paths) and
  * its link line ($CXX -shared ... -L CUDA_HOME/lib64 -lcudart). Each step
- * runs in an isolated child (isolate.h). */
+ * runs in an isolated child (isolate.h); progress goes to the caller's
+ * callback, never to the terminal. */
 #include "probe/jit/jit_smoke.h"
 
 #include <dirent.h>
@@ -414,6 +415,28 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 	s->link_cmd = cmdline(f, ln);
 }
 
+static void tell(const struct jit_smoke_opts *o, enum jit_smoke_phase phase, const char *tool,
+		 const struct jit_smoke *s)
+{
+	if (o->progress)
+		o->progress(o->progress_ctx, phase, tool, s);
+}
+
+/* nvcc, the link, the load: each step only when the one before succeeded. */
+static void build_and_load(struct cd_facts *f, const struct jit_smoke_opts *o, const char *dir,
+			   char **env, const struct args *nv, const struct args *ln,
+			   struct jit_smoke *s)
+{
+	tell(o, JIT_SMOKE_COMPILE, nv->v[0], s);
+	if (step(f, nv, env, dir, o->build_timeout_ms, s, &s->compile_ms, "compile"))
+		return;
+	tell(o, JIT_SMOKE_LINK, ln->v[0], s);
+	if (step(f, ln, env, dir, o->build_timeout_ms, s, &s->link_ms, "link"))
+		return;
+	tell(o, JIT_SMOKE_LOAD, NULL, s);
+	load(f, o, dir, s);
+}
+
 int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_smoke_opts *o,
 		  struct jit_smoke *s)
 {
@@ -446,16 +469,8 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 	if (write_source(dir) != 0) {
 		s->status = "setup-failed", s->detail = "cannot write the test source";
 	} else {
-		if (o->progress)
-			fprintf(stderr, "cuda-doctor jit: compiling a test extension with %s ...\n",
-				jf->tk.nvcc);
-		if (step(f, &nv, env, dir, o->build_timeout_ms, s, &s->compile_ms, "compile") ==
-			    0 &&
-		    step(f, &ln, env, dir, o->build_timeout_ms, s, &s->link_ms, "link") == 0)
-			load(f, o, dir, s);
-		if (o->progress)
-			fprintf(stderr, "cuda-doctor jit: %s after %.1f s\n", s->status,
-				(double)(s->compile_ms + s->link_ms + s->load_ms) / 1000.0);
+		build_and_load(f, o, dir, env, &nv, &ln, s);
+		tell(o, JIT_SMOKE_DONE, NULL, s);
 	}
 	s->cleaned = remove_dir(dir) == 0 ? CD_TRI_YES : CD_TRI_NO;
 	return 0;
