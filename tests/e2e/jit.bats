@@ -598,3 +598,33 @@ __attribute__((constructor)) static void hang()
 	[ -z "$state" ] || [ "$state" = Z ] || { kill -9 "$gc"; false; }
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
 }
+
+@test "--compile with a GPU (fake driver): the kernel step's words, and its log in order" {
+	fake_toolkit 'exit 0'
+	src='#include <cstdio>
+extern "C" int cd_smoke_versions(char *out, int cap) { return snprintf(out, cap, "cudart fake"), 0; }
+extern "C" int cd_smoke_run(char *msg, int cap)
+{
+	fprintf(stderr, "a library line\n");
+	return snprintf(msg, cap, "kernel said %d", RC), RC;
+}'
+	for rc in 0 2; do
+		fake_cxx "#define RC $rc
+$src"
+		run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+			"$CD" --nvml-lib "$CD_FAKES/libnvidia-ml.so.1" --cuda-lib "$CD_FAKES/libcuda.so.1" \
+			jit --compile --json -q
+		[ "$(jqr .jit.smoke.loaded)" = true ]
+		[ "$(jqr .jit.smoke.versions)" = "cudart fake" ]
+		[ "$(jqr .jit.smoke.detail)" = "kernel said $rc" ]
+		if [ "$rc" = 0 ]; then
+			[ "$(jqr .jit.smoke.status)" = ok ]
+			[ "$(jqr .jit.smoke.kernel_ran)" = true ]
+		else
+			[ "$(jqr .jit.smoke.status)" = run-failed ]
+			[ "$(jqr .jit.smoke.kernel_ran)" = false ]
+			[ "$(jqr .jit.smoke.log)" = "$(printf 'versions: cudart fake\na library line\nrun: kernel said 2')" ]
+		fi
+	done
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
+}
