@@ -71,7 +71,8 @@ $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O1 -std=c11 -Wall -o $@ $<
 
-$(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES)
+# The folders too: a file removed from data/ must leave the binary as well.
+$(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES) $(sort $(dir $(DATA_FILES)))
 	@mkdir -p $(dir $@)
 	$(Q)$(BUILD)/tools/embed $@ $(DATA_FILES)
 

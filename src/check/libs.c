@@ -16,45 +16,49 @@
 #include "check/check.h"
 #include "check/stack_check.h"
 #include "core/str.h"
+#include "format/pep508.h"
+#include "kb/nvlibs.h"
 #include "probe/stack/libs.h"
 #include "probe/stack/libs_util.h"
 
 #define GROUPS_MAX 8
 
+/* Requirement q (a Requires-Dist line) is for distribution name. */
+static int requires_name(const char *q, const char *name)
+{
+	char a[PEP508_NAME_MAX], b[PEP508_NAME_MAX];
+	size_t n = strspn(q, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+
+	pep508_normalize(q, n, a, sizeof(a));
+	pep508_normalize(name, strlen(name), b, sizeof(b));
+	return n && !strcmp(a, b);
+}
+
 /* The torch (or cuda-toolkit) requirement that installs the wheel shipping a
- * library, as written ("nvidia-cudnn-cu13==9.19.0.56"); else a name. */
+ * library, as written ("nvidia-cudnn-cu13==9.19.0.56"); else the wheel of
+ * torch's CUDA major (data/nvidia_libs.tsv); NULL when neither is known. */
 static const char *wheel_for(const struct cd_facts *f, const char *lib)
 {
-	static const char *const map[][2] = {
-		{"libcudnn", "nvidia-cudnn"},	    {"libnccl", "nvidia-nccl"},
-		{"libcublas", "nvidia-cublas"},	    {"libcudart", "nvidia-cuda-runtime"},
-		{"libnvrtc", "nvidia-cuda-nvrtc"},  {"libnvJitLink", "nvidia-nvjitlink"},
-		{"libcufft", "nvidia-cufft"},	    {"libcurand", "nvidia-curand"},
-		{"libcusolver", "nvidia-cusolver"}, {"libcusparseLt", "nvidia-cusparselt"},
-		{"libcusparse", "nvidia-cusparse"}, {"libcupti", "nvidia-cuda-cupti"},
-		{"libcufile", "nvidia-cufile"},	    {"libnvshmem", "nvidia-nvshmem"},
-		{"libnvToolsExt", "nvidia-nvtx"}};
 	static const char *const owners[] = {"torch", "cuda-toolkit"};
+	struct nvlibs_wheel w[NVLIBS_WHEELS_MAX];
 	const char *cuda = f->stack->torch.cuda;
-	size_t i, k, j;
+	size_t n = nvlibs_wheels(lib, w, NVLIBS_WHEELS_MAX), i, k, j;
+	int major = -1;
 
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		size_t n = strlen(map[i][0]);
-		if (strncmp(lib, map[i][0], n) || (lib[n] != '.' && lib[n] != '_' && lib[n] != '-'))
-			continue;
-		for (k = 0; k < 2; k++) {
-			const struct cd_package *p = stack_find(f->stack, owners[k]);
-			for (j = 0; p && j < p->n_requires; j++) {
-				const char *q = p->requires[j];
-				size_t m = strlen(map[i][1]);
-				if (!strncmp(q, map[i][1], m) && strchr("-=<>!~ ;[", q[m]))
+	for (k = 0; n && k < 2; k++) {
+		const struct cd_package *p = stack_find(f->stack, owners[k]);
+		for (j = 0; p && j < p->n_requires; j++)
+			for (i = 0; i < n; i++)
+				if (requires_name(p->requires[j], w[i].name))
 					return arena_printf((struct cd_arena *)&f->arena, "%.*s",
-							    (int)strcspn(q, ";"), q);
-			}
-		}
-		return arena_printf((struct cd_arena *)&f->arena, "%s-cu%.*s", map[i][1],
-				    cuda ? (int)strcspn(cuda, ".") : 2, cuda ? cuda : "12");
+							    (int)strcspn(p->requires[j], ";"),
+							    p->requires[j]);
 	}
+	for (i = 0; cuda && cuda[i] >= '0' && cuda[i] <= '9' && i < 3; i++)
+		major = (major < 0 ? 0 : major * 10) + (cuda[i] - '0');
+	for (i = 0; i < n; i++)
+		if (w[i].cuda_major == major)
+			return w[i].name;
 	return NULL;
 }
 

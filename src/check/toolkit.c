@@ -1,16 +1,17 @@
 /* toolkit: can a CUDA extension be built here? toolkit-missing (no toolkit,
  * CUDA_HOME pointing nowhere, no nvcc), toolkit-headers-missing (the toolkit
  * torch selects lacks headers an extension includes, and where else on disk
- * they are), torch-arch-list-invalid (TORCH_CUDA_ARCH_LIST that torch's
- * cpp_extension rejects). Severity of toolkit-missing is info unless the
- * environment shows a build is intended (TORCH_CUDA_ARCH_LIST,
- * TORCH_EXTENSIONS_DIR or a DS_BUILD_* variable set). */
+ * they are), and torch-arch-list-invalid through check/arch_list.c's rule
+ * (TORCH_CUDA_ARCH_LIST as the installed torch reads it). Severity of
+ * toolkit-missing is info unless the environment shows a build is intended
+ * (TORCH_CUDA_ARCH_LIST, TORCH_EXTENSIONS_DIR or a DS_BUILD_* variable set). */
 #include <stdio.h>
 #include <string.h>
 
+#include "check/arch_list.h"
 #include "check/check.h"
 #include "core/str.h"
-#include "format/archlist.h"
+#include "facts/stack.h"
 
 /* Header -> the package that installs it (NVIDIA apt repository, conda). */
 static const struct {
@@ -349,75 +350,39 @@ static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
 	}
 }
 
-static const char *arch_reason(const struct archlist_bad *b)
-{
-	switch (b->kind) {
-	case ARCHLIST_EMPTY: return "an empty entry (\";;\", a trailing ';' or a doubled blank)";
-	case ARCHLIST_LEGACY:
-		return "accepted by torch 2.7-2.8 only; CUDA 13 renamed sm_101 to sm_110";
-	case ARCHLIST_FAMILY:
-		return "a family target: nvcc accepts it, torch's cpp_extension does not";
-	case ARCHLIST_SPELLING: return "torch spells it differently";
-	default: return "not an architecture torch's cpp_extension knows";
-	}
-}
-
+/* torch-arch-list-invalid: the one rule (check/arch_list.c) with check's
+ * facts. The list is judged only when it is set: unset, nothing here says a
+ * build is intended. */
 static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 {
-	const char *v = facts_env_var(f, "TORCH_CUDA_ARCH_LIST");
-	struct archlist_result *r;
-	struct cd_finding *x;
-	size_t i, len;
-	int truncated = 0;
+	const struct cd_toolkit_facts *tf = &f->toolkit;
+	const struct cd_toolkit *sel = tf->selected != CD_UNK ? &tf->items[tf->selected] : NULL;
+	struct arch_list_input in;
+	struct arch_list_gpu *gpus;
+	size_t i;
+	int nvcc;
 
-	if (!v)
+	memset(&in, 0, sizeof(in));
+	in.value = facts_env_var(f, "TORCH_CUDA_ARCH_LIST");
+	if (!in.value)
 		return;
 	for (i = 0; i < f->env.n_vars; i++)
 		if (!strcmp(f->env.vars[i].name, "TORCH_CUDA_ARCH_LIST"))
-			truncated = f->env.vars[i].truncated;
-	len = strlen(v);
-	r = arena_alloc(out->arena, sizeof(*r));
-	if (!r)
-		return;
-	archlist_parse(v, len, r);
-	if (truncated || r->too_long) {
-		x = findings_add(out, "torch-arch-list-invalid", CD_SEV_WARNING, "toolkit",
-				 "TORCH_CUDA_ARCH_LIST is %s%zu bytes long",
-				 truncated ? "over " : "", len);
-		finding_detail(x, out->arena,
-			       "No real architecture list is this long; it was "
-			       "not parsed. torch would try every entry.");
-		finding_fix(x, out->arena,
-			    "unset TORCH_CUDA_ARCH_LIST   # torch then builds for "
-			    "the GPUs it sees");
-		return;
-	}
-	if (!r->n_bad)
-		return;
-	x = findings_add(out, "torch-arch-list-invalid", CD_SEV_WARNING, "toolkit",
-			 "TORCH_CUDA_ARCH_LIST has %zu entr%s torch rejects", r->n_bad,
-			 r->n_bad == 1 ? "y" : "ies");
-	finding_detail(x, out->arena,
-		       "torch.utils.cpp_extension stops every CUDA extension build with "
-		       "\"ValueError: Unknown CUDA arch (%s) or GPU not supported\". Entries are "
-		       "separated by ';' or blanks; each is X.Y, X.Ya or a name (Ampere, Hopper, "
-		       "Blackwell...), optionally followed by +PTX.",
-		       r->bad[0].entry);
-	finding_evidence(x, out->arena, "TORCH_CUDA_ARCH_LIST=\"%.200s\"", v);
-	for (i = 0; i < r->n_bad_kept; i++) {
-		const struct archlist_bad *b = &r->bad[i];
-		if (b->suggest[0])
-			finding_evidence(x, out->arena, "'%s': %s; use '%s'", b->entry,
-					 arch_reason(b), b->suggest);
-		else
-			finding_evidence(x, out->arena, "'%s': %s", b->entry, arch_reason(b));
-	}
-	if (r->fixed[0])
-		finding_fix(x, out->arena, "export TORCH_CUDA_ARCH_LIST=\"%s\"", r->fixed);
-	else
-		finding_fix(x, out->arena,
-			    "unset TORCH_CUDA_ARCH_LIST   # torch then builds for "
-			    "the GPUs it sees");
+			in.truncated = f->env.vars[i].truncated;
+	in.torch_version = f->stack ? f->stack->torch.version : NULL;
+	nvcc = sel && sel->nvcc_path && tf->nvcc_version ? ver_cuda_int(tf->nvcc_version) : -1;
+	in.nvcc_version = nvcc > 0 ? tf->nvcc_version : NULL;
+	in.nvcc_major = nvcc > 0 ? nvcc / 1000 : -1;
+	in.nvcc_minor = nvcc > 0 ? (nvcc % 1000) / 10 : -1;
+	gpus = f->n_gpus ? arena_alloc(out->arena, f->n_gpus * sizeof(*gpus)) : NULL;
+	for (i = 0; gpus && i < f->n_gpus; i++)
+		if (f->gpus[i].cc_major != CD_UNK && f->gpus[i].cc_minor != CD_UNK)
+			gpus[in.n_gpus++] = (struct arch_list_gpu){(int)f->gpus[i].cc_major,
+								   (int)f->gpus[i].cc_minor};
+	in.gpus = gpus;
+	in.gpus_known = f->gpus_known && in.n_gpus == f->n_gpus;
+	in.section = "toolkit";
+	arch_list_check(&in, out);
 }
 
 void check_toolkit(const struct cd_facts *f, struct cd_findings *out)

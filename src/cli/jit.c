@@ -115,6 +115,19 @@ static void op_names(const struct cd_arena *unused, struct jit_ops *ops)
 	fprintf(stderr, "\n");
 }
 
+/* --compile's progress on stderr (ctx), unless -q: the build can take minutes. */
+static void smoke_progress(void *ctx, enum jit_smoke_phase phase, const char *tool,
+			   const struct jit_smoke *s)
+{
+	FILE *to = ctx;
+
+	if (phase == JIT_SMOKE_COMPILE)
+		fprintf(to, "cuda-doctor jit: compiling a test extension with %s ...\n", tool);
+	else if (phase == JIT_SMOKE_DONE)
+		fprintf(to, "cuda-doctor jit: %s after %.1f s\n", s->status,
+			(double)(s->compile_ms + s->link_ms + s->load_ms) / 1000.0);
+}
+
 static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 {
 	struct cd_jit_facts *jf = calloc(1, sizeof(*jf));
@@ -151,7 +164,8 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 	jit_probe_gpus(f, jf, &po);
 	if (smoke) {
 		struct jit_smoke_opts so = {a->build_timeout_s * 1000, opts->timeout_ms,
-					    gpu_present(f), !opts->quiet};
+					    gpu_present(f), opts->quiet ? NULL : smoke_progress,
+					    stderr};
 		jit_smoke_run(f, jf, &so, smoke);
 	}
 	jit_ops_eval(f, jf, ops, &f->arena);

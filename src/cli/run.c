@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/explain.h"
+#include "probe/isolate.h"
 
 #define PART_MAX ((size_t)64 << 10) /* a partial line kept per stream */
 #define READ_MAX ((size_t)64 << 10)
@@ -104,11 +104,14 @@ static void take(struct runctx *c, int s, const uint8_t *p, size_t n)
 	}
 }
 
+/* The command keeps our stdin, process group and signal dispositions (it is
+ * the user's, run in the foreground), unlike an isolated child; only its
+ * output goes through us. */
 static pid_t start(char **cmd, int out[2], int err[2])
 {
 	pid_t pid;
 
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+	if (iso_pipe(out, NULL) || iso_pipe(err, NULL))
 		return -1;
 	pid = fork();
 	if (pid != 0)
@@ -117,9 +120,7 @@ static pid_t start(char **cmd, int out[2], int err[2])
 	signal(SIGPIPE, SIG_DFL);
 	if (dup2(out[1], STDOUT_FILENO) < 0 || dup2(err[1], STDERR_FILENO) < 0)
 		_exit(126);
-	execvp(cmd[0], cmd);
-	dprintf(STDERR_FILENO, "cuda-doctor run: %s: %s\n", cmd[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
+	iso_exec(cmd, NULL, NULL, "cuda-doctor run: ");
 }
 
 static void pump(struct runctx *c, int fds[2])
@@ -162,16 +163,12 @@ static void pump(struct runctx *c, int fds[2])
 
 static int wait_child(pid_t pid)
 {
-	int st;
+	enum iso_status st;
+	int code;
 
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return CD_EXIT_INTERNAL;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return CD_EXIT_INTERNAL;
+	if (iso_reap(pid, 1, &st, &code, NULL) != 1)
+		return CD_EXIT_INTERNAL;
+	return st == ISO_CRASHED ? 128 + code : code;
 }
 
 static int parse(int argc, char **argv, const char **log, int *no_env, int *cmd_at)

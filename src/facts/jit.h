@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "facts/facts.h"
+#include "format/archlist.h"
 #include "format/jitparse.h"
 
 #define JIT_ELSEWHERE_MAX 8
@@ -110,10 +111,10 @@ struct jit_gpu {
 struct jit_arch {
 	const char *raw; /* TORCH_CUDA_ARCH_LIST, NULL when unset */
 	int use_gpus;	 /* unset, empty or "native": torch uses the visible GPUs */
-	int rc;		 /* of jp_arch_list */
-	char bad[32];
+	int rc;		 /* 0; CD_EFORMAT: torch rejects an entry; CD_ERANGE: too long to parse */
+	char bad[ARCHLIST_ENTRY_MAX]; /* the first entry torch rejects */
 	size_t n;
-	struct jp_arch entries[JP_ARCH_MAX];
+	struct archlist_entry entries[ARCHLIST_MAX_ENTRIES]; /* format/archlist, torch's tables */
 	const char *gpus_via; /* driver | --gpu-cc | none | unknown */
 	size_t n_gpus;
 	struct jit_gpu gpus[JIT_GPUS_MAX];

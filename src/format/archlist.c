@@ -1,7 +1,8 @@
-/* archlist: see archlist.h. The tables are torch 2.11's
- * torch/utils/cpp_extension.py _get_cuda_arch_flags (named_arches,
- * supported_arches); the replacement and split reproduce its
- * `.replace(' ', ';')`, `.replace(named, value)` in order and `.split(';')`. */
+/* archlist: see archlist.h. The replacement and split reproduce
+ * _get_cuda_arch_flags' `.replace(' ', ';')`, `.replace(named, value)` for
+ * each name in table order, and `.split(';')`; an entry is valid when it is
+ * one of supported_arches, or one of them followed by "+PTX". The tables are
+ * the caller's. */
 #include "format/archlist.h"
 
 #include <ctype.h>
@@ -10,39 +11,13 @@
 
 #include "core/str.h"
 
-/* Order matters: combined names first, or "Ampere" would eat "Ampere+Tegra". */
-static const char *const named[][2] = {
-	{"Kepler+Tesla", "3.7"},
-	{"Kepler", "3.5+PTX"},
-	{"Maxwell+Tegra", "5.3"},
-	{"Maxwell", "5.0;5.2+PTX"},
-	{"Pascal", "6.0;6.1+PTX"},
-	{"Volta+Tegra", "7.2"},
-	{"Volta", "7.0+PTX"},
-	{"Turing", "7.5+PTX"},
-	{"Ampere+Tegra", "8.7"},
-	{"Ampere", "8.0;8.6+PTX"},
-	{"Ada", "8.9+PTX"},
-	{"Hopper", "9.0+PTX"},
-	{"Blackwell+Tegra", "11.0"}, /* 10.1 before the CUDA 13 rename of sm_101 */
-	{"Blackwell", "10.0;10.3;12.0;12.1+PTX"},
-};
-
-/* supported_arches of torch 2.11; each may carry "+PTX". */
-static const char *const supported[] = {
-	"3.5",	 "3.7",	 "5.0",	  "5.2",  "5.3",   "6.0",  "6.1",   "6.2",  "7.0",
-	"7.2",	 "7.5",	 "8.0",	  "8.6",  "8.7",   "8.9",  "9.0",   "9.0a", "10.0",
-	"10.0a", "11.0", "11.0a", "10.3", "10.3a", "12.0", "12.0a", "12.1", "12.1a",
-};
-
-/* Accepted by torch 2.7-2.8 only: CUDA 13.0 renamed sm_101 (Thor) to sm_110. */
-static const char *const legacy[][2] = {{"10.1", "11.0"}, {"10.1a", "11.0a"}};
+#define WORK (ARCHLIST_MAX_INPUT * 4) /* room for the expanded list */
 
 const char *archlist_kind_name(enum archlist_kind k)
 {
 	switch (k) {
 	case ARCHLIST_EMPTY: return "empty";
-	case ARCHLIST_LEGACY: return "legacy";
+	case ARCHLIST_RENAMED: return "renamed";
 	case ARCHLIST_FAMILY: return "family";
 	case ARCHLIST_SPELLING: return "spelling";
 	case ARCHLIST_UNKNOWN: return "unknown";
@@ -50,27 +25,33 @@ const char *archlist_kind_name(enum archlist_kind k)
 	}
 }
 
-static int in_supported(const char *base)
+static int in_supported(const struct archlist_rules *rules, const char *base)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(supported) / sizeof(supported[0]); i++)
-		if (!strcmp(base, supported[i]))
+	for (i = 0; i < rules->n_arches; i++)
+		if (rules->arches[i] && !strcmp(base, rules->arches[i]))
 			return 1;
 	return 0;
 }
 
-int archlist_valid(const char *entry)
+int archlist_base(const char *entry, char *out, size_t cap)
+{
+	size_t n = strlen(entry);
+	int ptx = n > 4 && !strcmp(entry + n - 4, "+PTX");
+
+	str_ncopy(out, cap, entry, ptx ? n - 4 : n);
+	return ptx;
+}
+
+int archlist_accepts(const struct archlist_rules *rules, const char *entry)
 {
 	char base[ARCHLIST_ENTRY_MAX];
-	size_t n = strlen(entry);
 
-	if (n >= sizeof(base))
+	if (strlen(entry) >= sizeof(base))
 		return 0;
-	memcpy(base, entry, n + 1);
-	if (n > 4 && !strcmp(base + n - 4, "+PTX"))
-		base[n - 4] = '\0';
-	return in_supported(base);
+	archlist_base(entry, base, sizeof(base));
+	return in_supported(rules, base);
 }
 
 /* Python's str.replace of every non-overlapping occurrence, into dst. */
@@ -79,7 +60,7 @@ static int replace_all(const char *src, const char *from, const char *to, char *
 	size_t flen = strlen(from), tlen = strlen(to), k = 0;
 
 	while (*src) {
-		if (!strncmp(src, from, flen)) {
+		if (flen && !strncmp(src, from, flen)) {
 			if (k + tlen >= cap)
 				return -1;
 			memcpy(dst + k, to, tlen);
@@ -97,7 +78,8 @@ static int replace_all(const char *src, const char *from, const char *to, char *
 
 /* Normalise a mis-spelled entry ("sm_90", "90", "9.0A+ptx", " 8.6") into
  * out ("9.0", "9.0a+PTX"); sets *family when it ends in 'f'. 0 on success. */
-static int respell(const char *e, char *out, size_t cap, int *family)
+static int respell(const struct archlist_rules *rules, const char *e, char *out, size_t cap,
+		   int *family)
 {
 	char num[16], low[ARCHLIST_ENTRY_MAX];
 	size_t i, n = 0, digits = 0;
@@ -146,7 +128,7 @@ static int respell(const char *e, char *out, size_t cap, int *family)
 	}
 	if (snprintf(out, cap, "%s%s", num, suffix == 'a' ? "a" : "") >= (int)cap)
 		return -1;
-	if (!in_supported(out))
+	if (!in_supported(rules, out))
 		return -1;
 	*family = suffix == 'f';
 	if (ptx && strlen(out) + 4 < cap)
@@ -154,37 +136,78 @@ static int respell(const char *e, char *out, size_t cap, int *family)
 	return 0;
 }
 
-static void classify(const char *e, struct archlist_bad *b)
+/* Was base an old name of an architecture these tables know by another? */
+static int renamed(const struct archlist_rules *rules, const char *base, int ptx,
+		   struct archlist_entry *x)
+{
+	size_t i;
+
+	for (i = 0; rules->renames && i < rules->n_renames; i++) {
+		if (strcmp(base, rules->renames[i].name))
+			continue;
+		x->kind = ARCHLIST_RENAMED;
+		snprintf(x->suggest, sizeof(x->suggest), "%s%s", rules->renames[i].value,
+			 ptx ? "+PTX" : "");
+		return 1;
+	}
+	return 0;
+}
+
+/* "X.Y", "X.Ya", each optionally "+PTX": the numbers (torch's own split). */
+static void numbers(const char *e, struct archlist_entry *x)
+{
+	size_t k, len = strlen(e);
+	const char *d;
+
+	x->major = x->minor = -1;
+	x->ptx = len >= 4 && !strcmp(e + len - 4, "+PTX");
+	if (x->ptx)
+		len -= 4;
+	d = memchr(e, '.', len);
+	if (!d || d == e || (size_t)(d - e) > 2 || (size_t)(d + 1 - e) >= len ||
+	    !isdigit((unsigned char)d[1]))
+		return;
+	for (k = 0; e + k < d; k++)
+		if (!isdigit((unsigned char)e[k]))
+			return;
+	x->major = e[0] - '0';
+	if (d - e == 2)
+		x->major = x->major * 10 + (e[1] - '0');
+	x->minor = d[1] - '0';
+	x->arch_specific = (size_t)(d + 2 - e) < len && d[2] == 'a';
+}
+
+static void classify(const struct archlist_rules *rules, const char *e, struct archlist_entry *x)
 {
 	char base[ARCHLIST_ENTRY_MAX];
-	size_t i, n = strlen(e);
-	int ptx = 0, family = 0;
+	size_t n = strlen(e);
+	int ptx, family = 0;
 
-	str_copy(b->entry, sizeof(b->entry), e);
-	b->suggest[0] = '\0';
+	memset(x, 0, sizeof(*x));
+	str_copy(x->text, sizeof(x->text), e);
+	numbers(e, x);
+	if (archlist_accepts(rules, e)) {
+		x->kind = ARCHLIST_OK;
+		x->valid = 1;
+		return;
+	}
 	if (!*e) {
-		b->kind = ARCHLIST_EMPTY;
+		x->kind = ARCHLIST_EMPTY;
 		return;
 	}
-	str_copy(base, sizeof(base), e);
-	if (n > 4 && n < sizeof(base) && !strcmp(base + n - 4, "+PTX")) {
-		ptx = 1;
-		base[n - 4] = '\0';
-	}
-	for (i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++) {
-		if (!strcmp(base, legacy[i][0])) {
-			b->kind = ARCHLIST_LEGACY;
-			snprintf(b->suggest, sizeof(b->suggest), "%s%s", legacy[i][1],
-				 ptx ? "+PTX" : "");
-			return;
-		}
-	}
-	if (n < sizeof(base) && respell(e, b->suggest, sizeof(b->suggest), &family) == 0) {
-		b->kind = family ? ARCHLIST_FAMILY : ARCHLIST_SPELLING;
+	if (n >= sizeof(base)) {
+		x->kind = ARCHLIST_UNKNOWN;
 		return;
 	}
-	b->suggest[0] = '\0';
-	b->kind = ARCHLIST_UNKNOWN;
+	ptx = archlist_base(e, base, sizeof(base));
+	if (renamed(rules, base, ptx, x))
+		return;
+	if (respell(rules, e, x->suggest, sizeof(x->suggest), &family) == 0) {
+		x->kind = family ? ARCHLIST_FAMILY : ARCHLIST_SPELLING;
+		return;
+	}
+	x->suggest[0] = '\0';
+	x->kind = ARCHLIST_UNKNOWN;
 }
 
 static void fixed_add(struct archlist_result *r, const char *e)
@@ -198,53 +221,64 @@ static void fixed_add(struct archlist_result *r, const char *e)
 	memcpy(r->fixed + k, e, m + 1);
 }
 
-size_t archlist_parse(const char *value, size_t len, struct archlist_result *r)
+/* Blanks to ';', then every name replaced in order; NULL when the expansion
+ * does not fit (a table whose values are far longer than its names). */
+static char *expand(const char *v, size_t len, const struct archlist_rules *rules, char *a, char *b)
 {
-	char a[ARCHLIST_MAX_INPUT * 4], b[ARCHLIST_MAX_INPUT * 4];
-	char *cur, *p;
+	char *cur = a;
 	size_t i;
 
+	for (i = 0; i < len; i++)
+		a[i] = v[i] == ' ' ? ';' : v[i];
+	a[len] = '\0';
+	for (i = 0; i < rules->n_names; i++) {
+		char *dst = cur == a ? b : a;
+		if (!rules->names[i].name || !rules->names[i].value ||
+		    replace_all(cur, rules->names[i].name, rules->names[i].value, dst, WORK) != 0)
+			return NULL;
+		cur = dst;
+	}
+	return cur;
+}
+
+size_t archlist_parse(const uint8_t *p, size_t n, const struct archlist_rules *rules,
+		      struct archlist_result *r)
+{
+	char a[WORK], b[WORK];
+	const char *value = (const char *)p;
+	const uint8_t *nul;
+	char *cur, *s;
+
 	memset(r, 0, sizeof(*r));
-	if (value)
-		len = strnlen(value, len); /* an environment value ends at its NUL */
-	if (!value || len == 0 || (len == 6 && !memcmp(value, "native", 6))) {
+	if (p && (nul = memchr(p, '\0', n)))
+		n = (size_t)(nul - p); /* an environment value ends at its NUL */
+	if (!p || n == 0 || (n == 6 && !memcmp(value, "native", 6))) {
 		r->is_auto = 1;
 		return 0;
 	}
-	if (len > ARCHLIST_MAX_INPUT) {
+	if (n > ARCHLIST_MAX_INPUT || !(cur = expand(value, n, rules, a, b))) {
 		r->too_long = 1;
 		return 0;
 	}
-	for (i = 0; i < len; i++)
-		a[i] = value[i] == ' ' ? ';' : value[i];
-	a[len] = '\0';
-	cur = a;
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
-		char *dst = cur == a ? b : a;
-		if (replace_all(cur, named[i][0], named[i][1], dst, sizeof(a)) != 0) {
-			r->too_long = 1; /* cannot happen: each name expands < 3x */
-			return 0;
-		}
-		cur = dst;
-	}
-	for (p = cur;; p++) {
-		char *semi = strchr(p, ';');
-		struct archlist_bad tmp, *bad;
+	for (s = cur;; s++) {
+		char *semi = strchr(s, ';');
+		struct archlist_entry tmp, *x;
 
 		if (semi)
 			*semi = '\0';
+		x = r->n_kept < ARCHLIST_MAX_ENTRIES ? &r->entries[r->n_kept++] : &tmp;
 		r->n_entries++;
-		if (archlist_valid(p)) {
-			fixed_add(r, p);
+		classify(rules, s, x);
+		if (x->valid) {
+			fixed_add(r, s);
 		} else {
-			bad = r->n_bad_kept < ARCHLIST_MAX_BAD ? &r->bad[r->n_bad_kept++] : &tmp;
-			classify(p, bad);
-			fixed_add(r, bad->suggest);
-			r->n_bad++;
+			if (!r->n_bad++)
+				str_copy(r->first_bad, sizeof(r->first_bad), s);
+			fixed_add(r, x->suggest);
 		}
 		if (!semi)
 			break;
-		p = semi;
+		s = semi;
 	}
 	return r->n_bad;
 }

@@ -1,8 +1,8 @@
 /* jitparse: small readers of the files and tool outputs `cuda-doctor jit`
  * looks at: torch/version.py and DeepSpeed's git_version_info_installed.py
  * (Python assignments and dict literals), pyvenv.cfg / os-release / build.ninja
- * (key = value lines), nvcc --version, TORCH_CUDA_ARCH_LIST, and the error
- * lines of a failed nvcc / linker run. Every parser takes (const uint8_t *p,
+ * (key = value lines), nvcc --version, and the error lines of a failed nvcc /
+ * linker run (TORCH_CUDA_ARCH_LIST is format/archlist.h's). Every parser takes (const uint8_t *p,
  * size_t n, ...) of untrusted bytes, writes only into caller buffers (always
  * NUL-terminated), allocates nothing and never reads past n. */
 #ifndef CD_JITPARSE_H
@@ -44,25 +44,6 @@ int jp_nvcc_version(const uint8_t *p, size_t n, char *out, size_t cap);
 int jp_compiler_version(const uint8_t *p, size_t n, char *out, size_t cap);
 /* "python3.12" somewhere in s (e.g. an -isystem path): "3.12". */
 int jp_find_python_version(const uint8_t *p, size_t n, char *out, size_t cap);
-
-/* TORCH_CUDA_ARCH_LIST as torch.utils.cpp_extension._get_cuda_arch_flags
- * reads it: spaces and ';' separate entries, named architectures expand,
- * each entry must be one torch knows (optionally "+PTX"). */
-struct jp_arch {
-	char text[16]; /* the entry after expansion, "9.0a+PTX" */
-	int major, minor;
-	int arch_specific; /* the "a" suffix: runs only on exactly this compute capability */
-	int ptx;
-	int valid; /* one of torch's supported_arches */
-};
-
-#define JP_ARCH_MAX 64
-
-/* 0 when every entry is valid; CD_EFORMAT when one is not (bad gets the first
- * one, all entries are still returned); CD_ERANGE when there are more than max
- * entries or an entry is longer than 15 bytes. An empty list is 0 with *n 0. */
-int jp_arch_list(const uint8_t *p, size_t n, struct jp_arch *out, size_t max, size_t *nout,
-		 char *bad, size_t badcap);
 
 /* What a failed nvcc / host compiler / linker run said. */
 enum jp_diag_kind {

@@ -102,6 +102,40 @@ size_t archcov_parse_list(const char *s, uint32_t *sass, size_t *n_sass, uint32_
 	return entries;
 }
 
+int archcov_nvcc_builds(int nvcc_major, int nvcc_minor, int cc10, char *why, size_t cap)
+{
+	struct kb_tsv *t;
+	char want[16];
+	int v = nvcc_major * 1000 + nvcc_minor * 10, rc = -1;
+
+	if (cap)
+		why[0] = '\0';
+	if (nvcc_major < 0 || cc10 < 0 || !(t = malloc(sizeof(*t))))
+		return -1;
+	if (kb_tsv_open(t, "gpu_arch.tsv")) {
+		free(t);
+		return -1;
+	}
+	snprintf(want, sizeof(want), "%d.%d", cc10 / 10, cc10 % 10);
+	while (rc < 0 && kb_tsv_next(t)) {
+		const char *cc = kb_tsv_get(t, "compute_capability");
+		const char *first = kb_tsv_get(t, "first_cuda_toolkit");
+		const char *last = kb_tsv_get(t, "last_cuda_toolkit");
+		if (!cc || strcmp(cc, want))
+			continue;
+		rc = 1;
+		if (first && *first && ver_cuda_int(first) > v) {
+			snprintf(why, cap, "sm_%d needs CUDA %s or newer", cc10, first);
+			rc = 0;
+		} else if (last && *last && ver_cuda_int(last) >= 0 && ver_cuda_int(last) < v) {
+			snprintf(why, cap, "sm_%d was last supported by CUDA %s", cc10, last);
+			rc = 0;
+		}
+	}
+	free(t);
+	return rc;
+}
+
 static void release_of(const char *v, char *out, size_t cap)
 {
 	size_t n = strspn(v, "0123456789");

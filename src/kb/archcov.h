@@ -5,7 +5,8 @@
  * one); an `a` cubin only on exactly A.B; an `f` cubin within its family at
  * >= A.B; PTX compute_AB is JIT-compiled for any CC >= A.B (`a` PTX exactly,
  * `f` PTX within the family). And which official torch wheel covers a CC,
- * from data/torch_cuda.tsv's arch lists. Pure functions; nothing allocates;
+ * from data/torch_cuda.tsv's arch lists, and which compute capabilities an
+ * nvcc can build for (data/gpu_arch.tsv). Pure functions; nothing allocates;
  * the table is read on each call into caller storage. */
 #ifndef CD_ARCHCOV_H
 #define CD_ARCHCOV_H
@@ -26,6 +27,12 @@ enum archcov archcov_covers(const uint32_t *sass, size_t n_sass, const uint32_t 
  * X.Y entries read. */
 size_t archcov_parse_list(const char *s, uint32_t *sass, size_t *n_sass, uint32_t *ptx,
 			  size_t *n_ptx, size_t cap);
+
+/* Can nvcc X.Y build device code for compute capability cc10 (major * 10 +
+ * minor), by data/gpu_arch.tsv's first and last toolkit of each architecture?
+ * 1 yes, 0 no, -1 unknown; why gets "sm_70 was last supported by CUDA 12.9" /
+ * "sm_120 needs CUDA 12.8 or newer". */
+int archcov_nvcc_builds(int nvcc_major, int nvcc_minor, int cc10, char *why, size_t cap);
 
 /* The torch wheel to install for a GPU of CC X.Y. */
 struct archcov_pick {

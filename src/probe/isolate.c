@@ -2,10 +2,14 @@
  * and (where the kernel has them) pidfds are polled against one monotonic
  * deadline, and a child killed at the deadline gets a short grace to be
  * reaped; one stuck in uninterruptible sleep inside a driver call is left
- * behind rather than hanging the tool. The child resets signal dispositions
- * so a crash is reported as a crash, points stdin/stdout (and by default
- * stderr) at /dev/null so a chatty library cannot corrupt the report, asks to
- * be killed if the parent dies, and leaves with _exit. */
+ * behind rather than hanging the tool. The child makes its own process group
+ * (so the kill reaches what it started), resets signal dispositions so a
+ * crash is reported as a crash, reads /dev/null, points stdout (and by default
+ * stderr) at /dev/null so a chatty library cannot corrupt the report, or both
+ * into the pipe for a program, asks to be killed if the parent dies, and
+ * leaves with _exit, or becomes the program. The parent keeps the first
+ * max_bytes: past them a callback's records are a fault, a program's log is
+ * read on and counted, so it never blocks on a full pipe. */
 #include "probe/isolate.h"
 
 #include <errno.h>
@@ -29,6 +33,7 @@
 #endif
 
 #define REAP_GRACE_MS 200
+#define DRAIN_READS   64 /* 1 MiB per poll round and job */
 
 static int64_t now_us(void)
 {
@@ -104,16 +109,69 @@ void iso_stage(struct iso_out *o, const char *name)
 	iso_flush(o);
 }
 
-static void child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent)
+void iso_linef(struct iso_out *o, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+	int n;
+
+	iso_flush(o);
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	write_all(o->fd, line, (size_t)n);
+}
+
+void iso_exec(char *const argv[], char *const envp[], const char *cwd, const char *who)
+{
+	char msg[1024], why[600];
+	int code = 126, n;
+
+	if (cwd && chdir(cwd) != 0) {
+		snprintf(why, sizeof(why), "cannot change to %s: %s", cwd, strerror(errno));
+	} else {
+		if (envp)
+			execvpe(argv[0], argv, envp);
+		else
+			execvp(argv[0], argv);
+		code = errno == ENOENT ? 127 : 126;
+		str_copy(why, sizeof(why), strerror(errno));
+	}
+	n = snprintf(msg, sizeof(msg), "%s%s: %s\n", who ? who : "", argv[0], why);
+	if (n > 0)
+		write_all(STDERR_FILENO, msg,
+			  (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	_exit(code);
+}
+
+static enum iso_output output_of(const struct iso_job *j)
+{
+	return j->fn ? j->output : ISO_LOG;
+}
+
+/* Own process group, default signals, stdin from /dev/null, stdout and
+ * stderr to /dev/null or into the pipe (wfd), the other jobs' ends closed.
+ * Returns the pipe's descriptor, moved above stderr if it was not. */
+static int child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent, int wfd)
 {
 	static const int sigs[] = {SIGSEGV, SIGBUS,  SIGILL, SIGFPE,  SIGABRT, SIGPIPE, SIGTERM,
 				   SIGINT,  SIGQUIT, SIGHUP, SIGALRM, SIGCHLD, SIGUSR1, SIGUSR2};
+	const struct iso_job *j = &jobs[me];
+	int log = output_of(j) == ISO_LOG;
 	sigset_t none;
 	size_t i;
 	int null;
 
+	setpgid(0, 0); /* the deadline kills the group: grandchildren too */
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
+	if (j->keep_stderr && !log)
+		signal(SIGTTOU, SIG_IGN); /* a background group may still write to the tty */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -125,27 +183,65 @@ static void child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent)
 		if (i != me && jobs[i].pidfd >= 0)
 			close(jobs[i].pidfd);
 	}
+	if (wfd <= STDERR_FILENO) /* our own stdout or stderr was closed */
+		wfd = fcntl(wfd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null >= 0) {
+	if (null >= 0)
 		dup2(null, STDIN_FILENO);
+	if (log) {
+		dup2(wfd, STDOUT_FILENO);
+		dup2(wfd, STDERR_FILENO);
+	} else if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
-		if (!jobs[me].keep_stderr)
+		if (!j->keep_stderr)
 			dup2(null, STDERR_FILENO);
-		if (null > STDERR_FILENO)
-			close(null);
 	}
+	if (null > STDERR_FILENO)
+		close(null);
+	return wfd;
+}
+
+__attribute__((noreturn)) static void child_run(struct iso_job *jobs, size_t n, size_t me,
+						pid_t parent, int wfd)
+{
+	struct iso_job *j = &jobs[me];
+	struct iso_out o;
+
+	wfd = child_setup(jobs, n, me, parent, wfd);
+	if (!j->fn)
+		iso_exec(j->argv, j->envp, j->cwd, "cannot execute ");
+	memset(&o, 0, sizeof(o));
+	o.fd = wfd;
+	j->fn(&o, j->arg);
+	iso_flush(&o);
+	_exit(o.exit_code & 0xff);
 }
 
 /* ---- parent side --------------------------------------------------------- */
+
+int iso_pipe(int fds[2], struct cd_err *err)
+{
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		fds[0] = fds[1] = -1;
+		return err_set(err, CD_EIO, "pipe: %s", strerror(errno));
+	}
+	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	return 0;
+}
 
 static int start(struct iso_job *jobs, size_t n, size_t me)
 {
 	struct iso_job *j = &jobs[me];
 	pid_t parent = getpid(), pid;
+	struct cd_err err;
 	int p[2];
 
-	if (pipe2(p, O_CLOEXEC) != 0) {
-		snprintf(j->error, sizeof(j->error), "pipe: %s", strerror(errno));
+	if (!j->fn && (!j->argv || !j->argv[0])) {
+		str_copy(j->error, sizeof(j->error), "neither a function nor a program");
+		return -1;
+	}
+	if (iso_pipe(p, &err)) {
+		str_copy(j->error, sizeof(j->error), err.msg);
 		return -1;
 	}
 	pid = fork();
@@ -156,29 +252,37 @@ static int start(struct iso_job *jobs, size_t n, size_t me)
 		return -1;
 	}
 	if (pid == 0) {
-		struct iso_out o;
 		close(p[0]);
-		child_setup(jobs, n, me, parent);
-		memset(&o, 0, sizeof(o));
-		o.fd = p[1];
-		j->fn(&o, j->arg);
-		iso_flush(&o);
-		_exit(0);
+		child_run(jobs, n, me, parent, p[1]);
 	}
 	close(p[1]);
-	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+	setpgid(pid, pid); /* as the child does: the group exists before any kill */
 	j->pid = pid;
 	j->rfd = p[0];
 	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1 before Linux 5.3 */
 	return 0;
 }
 
-/* Read what the child has written, up to max bytes in all. 1 on overflow. */
+/* Keep what fits under max, count the rest. 1 when bytes were dropped. */
+static int keep(struct iso_job *j, const char *p, size_t n, size_t max)
+{
+	size_t room = j->out.len < max ? max - j->out.len : 0, take = n < room ? n : room;
+
+	if (take && buf_append(&j->out, p, take))
+		take = 0;
+	j->dropped += n - take;
+	return take < n;
+}
+
+/* Read what the child has written, a bounded amount per call so that a
+ * flood cannot keep the parent from its deadline. 1 when an ISO_RECORDS
+ * child overflowed. */
 static int drain(struct iso_job *j, size_t max)
 {
 	char chunk[16384];
+	int reads = 0;
 
-	while (j->rfd >= 0) {
+	while (j->rfd >= 0 && reads++ < DRAIN_READS) {
 		ssize_t got = read(j->rfd, chunk, sizeof(chunk));
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -190,11 +294,7 @@ static int drain(struct iso_job *j, size_t max)
 			j->rfd = -1;
 			return 0;
 		}
-		if (j->out.len + (size_t)got > max) {
-			buf_append(&j->out, chunk, max - j->out.len);
-			return 1;
-		}
-		if (buf_append(&j->out, chunk, (size_t)got))
+		if (keep(j, chunk, (size_t)got, max) && output_of(j) == ISO_RECORDS)
 			return 1;
 	}
 	return 0;
@@ -211,26 +311,38 @@ static void finish(struct iso_job *j, int64_t t0)
 	j->elapsed_us = now_us() - t0;
 }
 
-/* 1 when the child was reaped (status filled), 0 while it runs. */
-static int reap(struct iso_job *j, int64_t t0)
+int iso_reap(int pid, int block, enum iso_status *status, int *code, struct cd_err *err)
 {
 	int st = 0;
 	pid_t r;
 
 	do
-		r = waitpid(j->pid, &st, WNOHANG);
+		r = waitpid(pid, &st, block ? 0 : WNOHANG);
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		return 0;
-	if (r < 0) {
+	if (r < 0)
+		return err_set(err, CD_EIO, "waitpid %d: %s", pid, strerror(errno));
+	if (WIFSIGNALED(st)) {
+		*status = ISO_CRASHED;
+		*code = WTERMSIG(st);
+	} else {
+		*code = WEXITSTATUS(st);
+		*status = *code == 0 ? ISO_OK : ISO_EXITED;
+	}
+	return 1;
+}
+
+/* 1 when the child was reaped (status filled), 0 while it runs. */
+static int reap(struct iso_job *j, int64_t t0)
+{
+	int rc = iso_reap(j->pid, 0, &j->status, &j->code, NULL);
+
+	if (rc == 0)
+		return 0;
+	if (rc < 0) {
 		j->status = ISO_EXITED; /* not our child any more (SIGCHLD ignored?) */
 		j->code = -1;
-	} else if (WIFSIGNALED(st)) {
-		j->status = ISO_CRASHED;
-		j->code = WTERMSIG(st);
-	} else {
-		j->code = WEXITSTATUS(st);
-		j->status = j->code == 0 ? ISO_OK : ISO_EXITED;
 	}
 	finish(j, t0);
 	return 1;
@@ -240,8 +352,9 @@ static void kill_reap(struct iso_job *j, enum iso_status why, size_t max, int64_
 {
 	int64_t until = now_us() + REAP_GRACE_MS * 1000;
 
-	drain(j, max); /* keep the records written before the hang */
-	kill(j->pid, SIGKILL);
+	drain(j, max);		/* keep the records written before the hang */
+	kill(-j->pid, SIGKILL); /* the group: what the child started dies with it */
+	kill(j->pid, SIGKILL);	/* in case it had not made its group yet */
 	while (!reap(j, t0)) {
 		int64_t left = until - now_us();
 		if (left <= 0) {
@@ -322,6 +435,7 @@ int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeo
 	for (i = 0; i < n; i++) {
 		jobs[i].status = ISO_NOT_RUN;
 		jobs[i].code = jobs[i].unreaped = jobs[i].eof = 0;
+		jobs[i].dropped = 0;
 		jobs[i].pid = jobs[i].rfd = jobs[i].pidfd = -1;
 		jobs[i].elapsed_us = 0;
 		jobs[i].error[0] = '\0';

@@ -1,10 +1,9 @@
-/* isolate: run callbacks in forked children under one monotonic deadline.
- * Each child writes kv records (format/kv.h) into a pipe; the parent polls
- * all pipes, keeps at most max_bytes per child, and on the deadline kills
- * (SIGKILL) and reaps every child still running. Each job's output buffer
- * belongs to the caller (buf_free). isolate_run fails only when no child
- * could be started; a child's own fate is in its job's status. Call it while
- * the process is single-threaded: the children run arbitrary library code. */
+/* isolate: run callbacks and programs in forked children under one deadline.
+ * Each child leads its own process group, reads /dev/null and writes into a
+ * pipe the parent polls into a capped buffer; on the deadline the group gets
+ * SIGKILL and a reap that cannot block. Each job's output belongs to the
+ * caller (iso_job_free). isolate_run fails only when no child could start;
+ * call it single-threaded: a callback child runs arbitrary library code. */
 #ifndef CD_ISOLATE_H
 #define CD_ISOLATE_H
 
@@ -18,17 +17,26 @@ enum iso_status {
 	ISO_NOT_RUN = 0, /* fork or pipe failed: see job->error */
 	ISO_OK,		 /* exited with status 0 */
 	ISO_EXITED,	 /* exited with a non-zero status: job->code */
-	ISO_TIMEOUT,	 /* still running at the deadline; killed */
+	ISO_TIMEOUT,	 /* still running at the deadline; its group killed */
 	ISO_CRASHED,	 /* killed by a signal: job->code */
-	ISO_OVERFLOW	 /* wrote more than max_bytes; killed */
+	ISO_OVERFLOW	 /* ISO_RECORDS: wrote more than max_bytes; killed */
 };
 
 const char *iso_status_name(enum iso_status s);
+
+/* What the pipe carries, and what more than max_bytes means. */
+enum iso_output {
+	ISO_RECORDS = 0, /* what fn writes through iso_out (kv records); stdout goes to
+			    /dev/null; more than max_bytes is a fault: ISO_OVERFLOW */
+	ISO_LOG		 /* the child's stdout and stderr (and iso_linef); the first
+			    max_bytes are kept, the rest counted in `dropped` */
+};
 
 /* The child's side: records are buffered and written on iso_flush, on
  * iso_stage and when the buffer fills. */
 struct iso_out {
 	int fd;
+	int exit_code; /* the child's exit status once fn returns; 0 unless fn sets it */
 	size_t len;
 	char buf[4096];
 };
@@ -36,18 +44,28 @@ struct iso_out {
 typedef void (*iso_fn)(struct iso_out *o, void *arg);
 
 struct iso_job {
+	/* what the child runs: fn(o, arg) when fn is set, else the program argv */
 	iso_fn fn;
 	void *arg;
-	int keep_stderr; /* 0: the child's stderr goes to /dev/null */
+	char *const *argv;	/* argv[0]: a path, or a name looked up on PATH */
+	char *const *envp;	/* NULL: this process's environment */
+	const char *cwd;	/* NULL: this process's directory */
+	enum iso_output output; /* fn's; a program's output is always ISO_LOG */
+	int keep_stderr;	/* ISO_RECORDS: 1 leaves stderr as it is, 0 sends it to /dev/null */
 	/* results */
 	enum iso_status status;
-	int code;	    /* exit status (ISO_EXITED) or signal (ISO_CRASHED) */
+	int code;	    /* exit status (ISO_OK, ISO_EXITED) or signal (ISO_CRASHED) */
 	int unreaped;	    /* killed but not reaped in the grace period (stuck in the kernel) */
-	int64_t elapsed_us; /* from fork to the end of the child */
+	int64_t elapsed_us; /* from the start of the batch to the end of the child */
 	struct cd_buf out;  /* the bytes the child wrote, at most max_bytes */
+	size_t dropped;	    /* bytes read past max_bytes and not kept */
 	char error[128];    /* why it could not run (ISO_NOT_RUN) */
+	/* The child's pid, which is also its process group's id, from
+	 * isolate_start until it is reaped (-1 after, and when it did not start):
+	 * what a signal handler would forward to with kill(-pid, sig). */
+	int pid;
 	/* private */
-	int pid, rfd, pidfd, eof;
+	int rfd, pidfd, eof;
 };
 
 #define ISO_MAX_BYTES_DEFAULT ((size_t)1 << 20)
@@ -79,5 +97,23 @@ void iso_emitf(struct iso_out *o, const char *key, const char *fmt, ...)
  * that kills a hung child knows where it hung. */
 void iso_stage(struct iso_out *o, const char *name);
 void iso_flush(struct iso_out *o);
+/* ISO_LOG: one line of plain text (up to 4 KiB; the newline is added),
+ * written at once so that what the libraries the child calls print lands
+ * after it, in order. */
+void iso_linef(struct iso_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The pieces of a child's start and end, shared with callers that stream a
+ * program's output themselves (cli/run.c). */
+/* A pipe for a child's output: both ends close on exec; the read end does not block. */
+int iso_pipe(int fds[2], struct cd_err *err) __attribute__((warn_unused_result));
+/* In a forked child: change to cwd (when set) and execute argv (envp NULL:
+ * this environment). On failure write "<who><argv[0]>: <reason>" to stderr
+ * and _exit with 127 when there is no such program, else 126 (as a shell). */
+__attribute__((noreturn)) void iso_exec(char *const argv[], char *const envp[], const char *cwd,
+					const char *who);
+/* Collect the end of child pid, waiting for it when block is set. 1 when it
+ * has ended (*status ISO_OK, ISO_EXITED or ISO_CRASHED, *code the exit status
+ * or the signal), 0 while it runs, CD_EIO when pid is no child of ours. */
+int iso_reap(int pid, int block, enum iso_status *status, int *code, struct cd_err *err);
 
 #endif

@@ -206,6 +206,17 @@ samples() {
 	[ "$status" -eq 127 ]
 }
 
+@test "run: a command that is missing or not executable: 127 or 126, and why, on stderr" {
+	run -127 --separate-stderr "$CD" run --no-env -- /nonexistent/command
+	[ "$status" -eq 127 ]
+	[ "${stderr_lines[0]}" = "cuda-doctor run: /nonexistent/command: No such file or directory" ]
+	printf 'echo hi\n' >"$T/noexec"
+	chmod 644 "$T/noexec"
+	run -126 --separate-stderr "$CD" run --no-env -- "$T/noexec"
+	[ "$status" -eq 126 ]
+	[ "${stderr_lines[0]}" = "cuda-doctor run: $T/noexec: Permission denied" ]
+}
+
 @test "run --json writes the diagnosis as JSON on stderr with the exit status" {
 	run bash -c "'$CD' --json run --no-env -- sh -c 'echo TypeError: Got unsupported ScalarType BFloat16; exit 1' 2>'$T/e' >/dev/null"
 	[ "$status" -eq 1 ]

@@ -306,6 +306,39 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(op_state fused_adam)" = ready ] # DeepSpeed's JIT ignores the list
 }
 
+# check and jit on the same root and environment: the finding's id, severity,
+# title, detail, evidence and fix are the same (only the section differs).
+same_arch_finding() {
+	local sel='[.findings[] | select(.id == "torch-arch-list-invalid") | del(.section)]'
+	jf_run --json
+	jit=$(jq -S "$sel" <<<"$output")
+	run env -i HOME=/root PATH=/usr/bin VIRTUAL_ENV=/opt/venv "${JF_ENV[@]}" "$CD" --root "$R" \
+		check --json
+	[ "$status" -le 1 ]
+	chk=$(jq -S "$sel" <<<"$output")
+	[ "$(jq length <<<"$jit")" = 1 ] || { echo "jit: $jit"; return 1; }
+	diff <(echo "$jit") <(echo "$chk")
+}
+
+@test "TORCH_CUDA_ARCH_LIST: check and jit give the same finding" {
+	jf_healthy
+	# entries torch 2.5 rejects: a spelling, an unknown one, one of torch 2.7
+	JF_ENV=(CUDA_HOME=/usr/local/cuda-12.4 "TORCH_CUDA_ARCH_LIST=8.0;sm_90;10.7;12.0")
+	same_arch_finding
+	[ "$(jq -r '.[0].severity' <<<"$jit")" = error ]
+	[ "$(jq -r '.[0].title' <<<"$jit")" = \
+		"TORCH_CUDA_ARCH_LIST has 3 entries torch 2.5.1+cu124 rejects: Unknown CUDA arch (sm_90)" ]
+	jq -r '.[0].evidence[]' <<<"$jit" | grep -qx "'12.0': accepted from torch 2.7 on; this torch is 2.5"
+	jq -r '.[0].fix[0]' <<<"$jit" | grep -qx 'export TORCH_CUDA_ARCH_LIST="8.0;9.0"'
+	# accepted by torch, but CUDA 13's nvcc cannot build 7.0
+	jf_toolkit 13.0
+	jf_venv 3.12 13.0
+	JF_ENV=(CUDA_HOME=/usr/local/cuda-13.0 "TORCH_CUDA_ARCH_LIST=7.0 8.0")
+	same_arch_finding
+	[ "$(jq -r '.[0].severity' <<<"$jit")" = error ]
+	jq -r '.[0].fix[0]' <<<"$jit" | grep -qx 'export TORCH_CUDA_ARCH_LIST="8.0"'
+}
+
 @test "TORCH_CUDA_ARCH_LIST an nvcc cannot build, and one that misses the GPU" {
 	jf_healthy
 	jf_toolkit 13.0
@@ -514,4 +547,117 @@ fake_toolkit() { # NVCC-SCRIPT-BODY: a toolkit dir (real paths, no --root) whose
 	[ "$(jqr '.jit.smoke.diagnostics[0].kind')" = compiler ]
 	[ "$(sev host-compiler-unsupported)" = error ]
 	[[ "$(jq -r '.findings[] | select(.id == "host-compiler-unsupported") | .title' <<<"$output")" == "The test build failed: "* ]]
+}
+
+@test "--compile: progress goes to stderr as two lines, none with -q, none in the report" {
+	fake_toolkit 'echo "smoke.cu(1): error: boom" >&2; exit 1'
+	run --separate-stderr env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" "$CD" jit \
+		--compile --json --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = compile-failed ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${stderr_lines[0]}" = "cuda-doctor jit: compiling a test extension with $FT/bin/nvcc ..." ]
+	[[ "${stderr_lines[1]}" =~ ^"cuda-doctor jit: compile-failed after "[0-9]+\.[0-9]" s"$ ]]
+	run --separate-stderr env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" "$CD" jit \
+		--compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = compile-failed ]
+	[ -z "$stderr" ]
+}
+
+fake_cxx() { # C++-SOURCE: a C++ "compiler" that links the -o file from that source
+	printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/ext.cc"
+	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && o=$2; shift; done\nexec c++ -shared -fPIC -o "$o" "%s"\n' \
+		"$BATS_TEST_TMPDIR/ext.cc" >"$BATS_TEST_TMPDIR/cxx"
+	chmod 755 "$BATS_TEST_TMPDIR/cxx"
+}
+
+@test "--compile: a test extension that cannot be loaded is load-failed with dlopen's words" {
+	fake_toolkit 'exit 0'
+	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && echo junk >"$2"; shift; done\n' \
+		>"$BATS_TEST_TMPDIR/cxx"
+	chmod 755 "$BATS_TEST_TMPDIR/cxx"
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+		"$CD" jit --compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = load-failed ]
+	[ "$(jqr .jit.smoke.loaded)" = false ]
+	[[ "$(jqr .jit.smoke.detail)" == *"/smoke.so: file too short" ]]
+	[[ "$(jqr .jit.smoke.log)" == "dlopen: "*"/smoke.so: file too short" ]]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
+}
+
+@test "--compile: a crash while loading is load-failed with its signal" {
+	fake_toolkit 'exit 0'
+	fake_cxx '__attribute__((constructor)) static void boom() { __builtin_trap(); }'
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+		"$CD" jit --compile --json -q --gpu-cc 9.0
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = load-failed ]
+	[ "$(jqr .jit.smoke.detail)" = "the test child died from signal 4" ]
+}
+
+@test "--compile: a load that hangs is killed at --timeout, with what it started" {
+	fake_toolkit 'exit 0'
+	fake_cxx "#include <cstdio>
+#include <unistd.h>
+__attribute__((constructor)) static void hang()
+{
+	if (fork() == 0) {
+		FILE *f = fopen(\"$BATS_TEST_TMPDIR/grandchild\", \"w\");
+		fprintf(f, \"%d\\n\", (int)getpid());
+		fclose(f);
+	}
+	fprintf(stderr, \"hanging\\n\");
+	for (;;)
+		pause();
+}"
+	start=$SECONDS
+	run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+		"$CD" --timeout 1 jit --compile --json -q --gpu-cc 9.0
+	[ $((SECONDS - start)) -lt 10 ]
+	[ "$status" -eq 1 ]
+	[ "$(jqr .jit.smoke.status)" = timeout ]
+	[ "$(jqr .jit.smoke.stage)" = load ]
+	[ "$(jqr .jit.smoke.detail)" = "the test child did not finish in 1 s" ]
+	[[ "$(jqr .jit.smoke.log)" == *hanging* ]]
+	gc=$(cat "$BATS_TEST_TMPDIR/grandchild")
+	# gone, or a zombie waiting for a reaper: killed either way
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$gc/status" 2>/dev/null || true)
+		[ -z "$state" ] || [ "$state" = Z ] && break
+		sleep 0.2
+	done
+	[ -z "$state" ] || [ "$state" = Z ] || { kill -9 "$gc"; false; }
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
+}
+
+@test "--compile with a GPU (fake driver): the kernel step's words, and its log in order" {
+	fake_toolkit 'exit 0'
+	src='#include <cstdio>
+extern "C" int cd_smoke_versions(char *out, int cap) { return snprintf(out, cap, "cudart fake"), 0; }
+extern "C" int cd_smoke_run(char *msg, int cap)
+{
+	fprintf(stderr, "a library line\n");
+	return snprintf(msg, cap, "kernel said %d", RC), RC;
+}'
+	for rc in 0 2; do
+		fake_cxx "#define RC $rc
+$src"
+		run env TMPDIR="$BATS_TEST_TMPDIR/tmp" CUDA_HOME="$FT" CXX="$BATS_TEST_TMPDIR/cxx" \
+			"$CD" --nvml-lib "$CD_FAKES/libnvidia-ml.so.1" --cuda-lib "$CD_FAKES/libcuda.so.1" \
+			jit --compile --json -q
+		[ "$(jqr .jit.smoke.loaded)" = true ]
+		[ "$(jqr .jit.smoke.versions)" = "cudart fake" ]
+		[ "$(jqr .jit.smoke.detail)" = "kernel said $rc" ]
+		if [ "$rc" = 0 ]; then
+			[ "$(jqr .jit.smoke.status)" = ok ]
+			[ "$(jqr .jit.smoke.kernel_ran)" = true ]
+		else
+			[ "$(jqr .jit.smoke.status)" = run-failed ]
+			[ "$(jqr .jit.smoke.kernel_ran)" = false ]
+			[ "$(jqr .jit.smoke.log)" = "$(printf 'versions: cudart fake\na library line\nrun: kernel said 2')" ]
+		fi
+	done
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/tmp")" ]
 }

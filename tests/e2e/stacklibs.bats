@@ -165,6 +165,23 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[[ "$(jq -r '.[0].detail' <<<"$f")" == *"torch imports, but"* ]]
 }
 
+@test "lib-missing: with no pin to copy, the fix names the wheel of torch's CUDA major (13: no -cu13 suffix)" {
+	# torch pins NVRTC through cuda-toolkit[nvrtc]; this root's cuda-toolkit pins no NVRTC
+	rm "$SITE/nvidia/cu13/lib/libnvrtc.so.13"
+	run cdj
+	f=$(finding lib-missing <<<"$output")
+	[[ "$(jq -r '.[0].fix | join("\n")' <<<"$f")" == *"--force-reinstall --no-deps 'nvidia-cuda-nvrtc'   # the wheel that ships libnvrtc.so.13"* ]]
+	[[ "$(jq -r '.[0].fix | join("\n")' <<<"$f")" != *"cu13'"* ]]
+}
+
+@test "lib-missing: libcublasLt names the pinned cuBLAS wheel that ships it" {
+	rm "$SITE/nvidia/cu13/lib/libcublasLt.so.13"
+	run cdj
+	f=$(finding lib-missing <<<"$output")
+	[[ "$(jq -r '.[0].title' <<<"$f")" == "libcublasLt.so.13, needed by "* ]]
+	[[ "$(jq -r '.[0].fix | join("\n")' <<<"$f")" == *"--force-reinstall --no-deps 'nvidia-cublas==13.1.0.3.*'   # the wheel that ships libcublasLt.so.13"* ]]
+}
+
 @test "arch_list from libtorch_cuda.so's fatbin; arch-unsupported on a T4 with the wheel to install" {
 	need_nvcc
 	run with_gpu old

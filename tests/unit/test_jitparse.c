@@ -1,6 +1,6 @@
 /* Unit tests for src/format/jitparse.c and jitlog.c: the readers of
  * torch/version.py, DeepSpeed's git_version_info_installed.py and builder.py,
- * key = value files, tool versions, TORCH_CUDA_ARCH_LIST and build logs. */
+ * key = value files, tool versions and build logs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -161,49 +161,6 @@ static void versions(void **state)
 	assert_int_equal(jp_compiler_version(B("\n"), out, sizeof(out)), CD_EFORMAT);
 }
 
-static void arch_list(void **state)
-{
-	struct jp_arch a[JP_ARCH_MAX];
-	char bad[32];
-	size_t n;
-
-	(void)state;
-	assert_int_equal(jp_arch_list(B("9.0a"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(a[0].major, 9);
-	assert_int_equal(a[0].minor, 0);
-	assert_true(a[0].arch_specific);
-	assert_false(a[0].ptx);
-	assert_int_equal(jp_arch_list(B("8.0 8.6;9.0+PTX"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)),
-			 0);
-	assert_int_equal(n, 3);
-	assert_true(a[2].ptx);
-	/* Named architectures expand; combined names first. */
-	assert_int_equal(
-		jp_arch_list(B("Ampere+Tegra;Blackwell"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)), 0);
-	assert_int_equal(n, 5);
-	assert_string_equal(a[0].text, "8.7");
-	assert_string_equal(a[4].text, "12.1+PTX");
-	assert_int_equal(a[4].major, 12);
-	/* torch rejects these: unknown entries, trailing separator, "9.1". */
-	assert_int_equal(jp_arch_list(B("garbage"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)),
-			 CD_EFORMAT);
-	assert_string_equal(bad, "garbage");
-	assert_int_equal(jp_arch_list(B("9.0;"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)), CD_EFORMAT);
-	assert_string_equal(bad, "");
-	assert_int_equal(n, 2);
-	assert_int_equal(jp_arch_list(B("9.1"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)), CD_EFORMAT);
-	assert_int_equal(jp_arch_list(B("sm_90"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)),
-			 CD_EFORMAT);
-	/* Caps: too many entries, an over-long entry. */
-	assert_int_equal(jp_arch_list(B("8.0;8.0;8.0"), a, 2, &n, bad, sizeof(bad)), CD_ERANGE);
-	assert_int_equal(
-		jp_arch_list(B("12345678901234567890"), a, JP_ARCH_MAX, &n, bad, sizeof(bad)),
-		CD_ERANGE);
-	assert_int_equal(jp_arch_list(B(""), a, JP_ARCH_MAX, &n, bad, sizeof(bad)), 0);
-	assert_int_equal(n, 0);
-}
-
 static void build_log(void **state)
 {
 	const char *log =
@@ -247,8 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(py_assign),   cmocka_unit_test(py_dict),
 		cmocka_unit_test(ds_minor_ok), cmocka_unit_test(kv_files),
-		cmocka_unit_test(versions),    cmocka_unit_test(arch_list),
-		cmocka_unit_test(build_log),
+		cmocka_unit_test(versions),    cmocka_unit_test(build_log),
 	};
 	return cmocka_run_group_tests_name("jitparse", tests, NULL, NULL);
 }

@@ -218,6 +218,21 @@ static void pick(void **state)
 	assert_int_equal(archcov_pick_for_driver(NULL, 12080, &p), -5);
 }
 
+/* Which compute capabilities an nvcc can build for (data/gpu_arch.tsv). */
+static void nvcc_targets(void **state)
+{
+	char why[96];
+
+	(void)state;
+	assert_int_equal(archcov_nvcc_builds(13, 0, 90, why, sizeof(why)), 1);
+	assert_int_equal(archcov_nvcc_builds(13, 0, 70, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "12.9"));
+	assert_int_equal(archcov_nvcc_builds(12, 4, 120, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "12.8"));
+	assert_int_equal(archcov_nvcc_builds(12, 4, 99, why, sizeof(why)), -1);
+	assert_int_equal(archcov_nvcc_builds(-1, 0, 90, why, sizeof(why)), -1);
+}
+
 struct rows {
 	char got[8][64];
 	size_t n;
@@ -345,8 +360,8 @@ int main(void)
 		cmocka_unit_test(globs),	 cmocka_unit_test(ldpath),
 		cmocka_unit_test(dist_names),	 cmocka_unit_test(coverage),
 		cmocka_unit_test(parse_list),	 cmocka_unit_test(pick),
-		cmocka_unit_test(records),	 cmocka_unit_test(build_info),
-		cmocka_unit_test(hash_lookups),
+		cmocka_unit_test(nvcc_targets),	 cmocka_unit_test(records),
+		cmocka_unit_test(build_info),	 cmocka_unit_test(hash_lookups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

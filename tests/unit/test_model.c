@@ -174,6 +174,7 @@ static void dtypes_and_alternatives(void **state)
 	x.r.gpu_cc = "7.5";
 	model_plan(&x.f, &x.m, &x.r, &x.f.arena, &p);
 	assert_string_equal(p.dtype, "float32");
+	assert_non_null(strstr(p.dtype_reason, "unless torch_dtype=\"auto\""));
 	assert_int_equal(p.fits, CD_TRI_NO);
 	assert_string_equal(p.alts[0].what, "float16"); /* bf16 is not for 7.5 */
 	assert_int_equal(p.alts[0].fits, CD_TRI_YES);
@@ -193,6 +194,33 @@ static void dtypes_and_alternatives(void **state)
 	assert_int_equal(mp_tensor_bytes(&x.t[1], "int8"), x.t[1].nelem + 4 * x.t[1].rows);
 	/* Embeddings and the head stay 16-bit. */
 	assert_int_equal(mp_tensor_bytes(&x.t[0], "int4"), x.t[0].nelem * 2);
+	facts_free(&x.f);
+}
+
+/* data/transformers_api.tsv: the dtype keyword (4.56) and dtype="auto" by default (5). */
+static void transformers_versions(void **state)
+{
+	struct fx x;
+	struct cd_model_plan p;
+
+	(void)state;
+	assert_string_equal(model_tf_since("dtype_keyword"), "4.56.0");
+	assert_string_equal(model_tf_since("dtype_auto_default"), "5.0.0");
+	assert_null(model_tf_since("no_such_change"));
+	assert_null(model_tf_since(NULL));
+	assert_string_equal(model_dtype_kw("4.55.2"), "torch_dtype");
+	assert_string_equal(model_dtype_kw("4.56.0"), "dtype");
+	assert_string_equal(model_dtype_kw("4.56.0.dev0"), "dtype");
+	assert_string_equal(model_dtype_kw("5.17.0"), "dtype");
+	assert_string_equal(model_dtype_kw(NULL), "dtype");
+	setup_model(&x, 2, 512);
+	x.m.tf.version = "4.57.1"; /* renamed keyword, float32 still the default */
+	model_plan(&x.f, &x.m, &x.r, &x.f.arena, &p);
+	assert_string_equal(p.dtype, "float32");
+	assert_non_null(strstr(p.dtype_reason, "transformers 4.57.1 loads float32 unless dtype="));
+	x.m.tf.version = "5.0.0rc1";
+	model_plan(&x.f, &x.m, &x.r, &x.f.arena, &p);
+	assert_string_not_equal(p.dtype, "float32");
 	facts_free(&x.f);
 }
 
@@ -248,6 +276,7 @@ int main(void)
 		cmocka_unit_test(probed_gpus_and_visible_devices),
 		cmocka_unit_test(split_across_gpus),
 		cmocka_unit_test(dtypes_and_alternatives),
+		cmocka_unit_test(transformers_versions),
 		cmocka_unit_test(kv_cache_geometry),
 		cmocka_unit_test(tables),
 	};

@@ -437,73 +437,14 @@ static void check_files(const struct cd_jit_facts *jf, const struct jit_ops *ops
 	jit_fix_files(jf, x, out->arena, names, n);
 }
 
-static void arch_fix(const struct cd_jit_facts *jf, struct cd_finding *x, struct cd_arena *a)
-{
-	const struct jit_arch *ar = &jf->arch;
-	struct cd_buf b;
-	size_t i;
-
-	if (!ar->n_gpus) {
-		finding_fix(x, a,
-			    "export TORCH_CUDA_ARCH_LIST=\"9.0\"   # the compute capability of the "
-			    "GPUs "
-			    "that will run it (9.0 = H100/H200)");
-		return;
-	}
-	buf_init(&b, 1024);
-	for (i = 0; i < ar->n_gpus; i++) {
-		char one[16];
-		snprintf(one, sizeof(one), "%d.%d", ar->gpus[i].major, ar->gpus[i].minor);
-		if (!b.p || !strstr(b.p, one))
-			buf_printf(&b, "%s%s", b.len ? ";" : "", one);
-	}
-	finding_fix(x, a, "export TORCH_CUDA_ARCH_LIST=\"%s\"", b.p ? b.p : "");
-	buf_free(&b);
-}
-
+/* torch-arch-list-invalid: the one rule (check/arch_list.c) with jit's facts. */
 static void check_arch(const struct cd_jit_facts *jf, struct cd_findings *out)
 {
-	const struct jit_arch *ar = &jf->arch;
-	const char *err =
-		jf->tk.nvcc || ar->rc || ar->use_gpus ? jit_arch_error(jf, out->arena) : NULL;
-	struct cd_finding *x;
-	size_t g, i;
+	struct arch_list_gpu gpus[JIT_GPUS_MAX];
+	struct arch_list_input in;
 
-	if (err) {
-		int soft = ar->use_gpus && ar->n_gpus == 0;
-		x = add(out, "torch-arch-list-invalid", soft ? CD_SEV_WARNING : CD_SEV_ERROR, err);
-		if (ar->raw)
-			finding_evidence(x, out->arena, "TORCH_CUDA_ARCH_LIST=\"%s\"", ar->raw);
-		if (soft)
-			finding_detail(
-				x, out->arena,
-				"Set it where the build runs without a GPU (docker build, CI). "
-				"DeepSpeed's JIT ignores it and uses the visible GPUs.");
-		arch_fix(jf, x, out->arena);
-		if (ar->raw)
-			finding_fix(x, out->arena,
-				    "unset TORCH_CUDA_ARCH_LIST   # build for the visible GPUs");
-		return;
-	}
-	if (ar->use_gpus)
-		return;
-	for (g = 0; g < ar->n_gpus; g++) {
-		int covered = 0;
-		for (i = 0; i < ar->n; i++)
-			covered |= jit_arch_covers(&ar->entries[i], ar->gpus[g].major,
-						   ar->gpus[g].minor);
-		if (covered)
-			continue;
-		x = findings_add(
-			out, "torch-arch-list-invalid", CD_SEV_WARNING, SEC,
-			"TORCH_CUDA_ARCH_LIST=\"%s\" has no code for GPU %zu (compute %d.%d)",
-			ar->raw, g, ar->gpus[g].major, ar->gpus[g].minor);
-		finding_detail(x, out->arena,
-			       "Extensions built with it fail there with 'no kernel image is "
-			       "available for execution on the device'.");
-		arch_fix(jf, x, out->arena);
-		return;
-	}
+	jit_arch_input(jf, &in, gpus);
+	arch_list_check(&in, out);
 }
 
 void check_jit(const struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_ops *ops,

@@ -55,9 +55,6 @@ void check_jit(const struct cd_facts *f, const struct cd_jit_facts *jf, const st
 /* Newest gcc / clang major nvcc X.Y accepts (host_config.h), or torch's
  * BuildExtension bound; -1 when the table has no value. */
 int jit_kb_max_compiler(int nvcc_major, int nvcc_minor, const char *family, int torch_table);
-/* Can nvcc X.Y build for compute capability cc10 (major*10+minor)?
- * 1 yes, 0 no, -1 unknown; *why gets "first in 11.8" / "removed after 12.9". */
-int jit_kb_nvcc_targets(int nvcc_major, int nvcc_minor, int cc10, char *why, size_t cap);
 
 /* Internal: the findings of the smoke build (jit_smoke_check.c). */
 void check_jit_smoke(const struct cd_facts *f, const struct cd_jit_facts *jf,

@@ -75,56 +75,27 @@ int jit_missing_in(const struct cd_jit_facts *jf, const char *list, int libs, co
 	return 0;
 }
 
-int jit_arch_covers(const struct jp_arch *e, int major, int minor)
-{
-	if (!e->valid || e->major < 0)
-		return 0;
-	if (e->ptx && (major > e->major || (major == e->major && minor >= e->minor)))
-		return 1;
-	if (e->arch_specific)
-		return major == e->major && minor == e->minor;
-	return major == e->major && minor >= e->minor;
-}
-
-const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a)
+void jit_arch_input(const struct cd_jit_facts *jf, struct arch_list_input *in,
+		    struct arch_list_gpu *gpus)
 {
 	const struct jit_arch *ar = &jf->arch;
-	char why[96];
+	const char *via = ar->gpus_via ? ar->gpus_via : "";
 	size_t i;
 
-	if (ar->use_gpus) {
-		if (!strcmp(ar->gpus_via ? ar->gpus_via : "", "none") ||
-		    (!strcmp(ar->gpus_via ? ar->gpus_via : "", "--gpu-cc") && !ar->n_gpus))
-			return "TORCH_CUDA_ARCH_LIST is unset and no GPU is visible: torch builds "
-			       "for "
-			       "the visible GPUs and fails with IndexError on an empty list";
-		for (i = 0; i < ar->n_gpus; i++) {
-			int cc10 = ar->gpus[i].major * 10 + ar->gpus[i].minor;
-			if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor, cc10, why,
-						sizeof(why)) == 0)
-				return arena_printf(
-					a, "nvcc %s cannot build for the GPU (compute %d.%d): %s",
-					jf->tk.nvcc_version, ar->gpus[i].major, ar->gpus[i].minor,
-					why);
-		}
-		return NULL;
-	}
-	if (ar->rc == CD_ERANGE)
-		return "TORCH_CUDA_ARCH_LIST is too long or has an over-long entry";
-	if (ar->rc)
-		return arena_printf(a,
-				    "TORCH_CUDA_ARCH_LIST entry '%s' is unknown to torch "
-				    "(ValueError: Unknown CUDA arch (%s) or GPU not supported)",
-				    ar->bad, ar->bad);
-	for (i = 0; i < ar->n; i++) {
-		const struct jp_arch *e = &ar->entries[i];
-		if (jit_kb_nvcc_targets(jf->tk.nvcc_major, jf->tk.nvcc_minor,
-					e->major * 10 + e->minor, why, sizeof(why)) == 0)
-			return arena_printf(
-				a, "nvcc %s cannot build TORCH_CUDA_ARCH_LIST entry %s: %s",
-				jf->tk.nvcc_version, e->text, why);
-	}
-	return NULL;
+	memset(in, 0, sizeof(*in));
+	in->value = jf->arch.raw;
+	in->torch_version = jf->py.torch_version;
+	in->nvcc_version = jf->tk.nvcc ? jf->tk.nvcc_version : NULL;
+	in->nvcc_major = jf->tk.nvcc_major;
+	in->nvcc_minor = jf->tk.nvcc_minor;
+	for (i = 0; i < ar->n_gpus && i < JIT_GPUS_MAX; i++)
+		gpus[i] = (struct arch_list_gpu){ar->gpus[i].major, ar->gpus[i].minor};
+	in->gpus = gpus;
+	in->n_gpus = i;
+	in->gpus_known = !strcmp(via, "driver") || !strcmp(via, "--gpu-cc");
+	in->no_gpu = !strcmp(via, "none") || (!strcmp(via, "--gpu-cc") && !ar->n_gpus);
+	in->judge_unset = 1; /* `jit` is asked about a build */
+	in->section = "jit";
 }
 
 int jit_ninja_ok(const struct cd_jit_facts *jf, int *only_env)
@@ -252,11 +223,14 @@ static int build_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, struc
 static int op_gate(const struct cd_jit_facts *jf, struct jit_op_row *r, struct cd_arena *a)
 {
 	const struct jit_arch *ar = &jf->arch;
+	struct arch_list_gpu gpus[JIT_GPUS_MAX];
+	struct arch_list_input in;
 	const char *err;
 	int tma, tmi, gpu0 = ar->n_gpus ? ar->gpus[0].major * 10 + ar->gpus[0].minor : -1;
 
 	if (!is_ds(r)) {
-		if ((err = jit_arch_error(jf, a)))
+		jit_arch_input(jf, &in, gpus);
+		if ((err = arch_list_blocker(&in, a)))
 			return not_ready(r, "torch-arch-list-invalid", err);
 		return 0;
 	}

@@ -4,6 +4,7 @@
 #ifndef CD_CHECK_JIT_INT_H
 #define CD_CHECK_JIT_INT_H
 
+#include "check/arch_list.h"
 #include "check/jit/jit.h"
 
 /* torch.version.cuda as major/minor; 0, or -1 when unknown / CPU-only. */
@@ -23,10 +24,10 @@ int jit_host_too_new(const struct cd_jit_facts *jf);
 int jit_missing_in(const struct cd_jit_facts *jf, const char *list, int libs, const char **first);
 const struct jit_file *jit_file_get(const struct cd_jit_facts *jf, const char *name);
 
-/* Arch list problems of the generic extension: an error text or NULL. */
-const char *jit_arch_error(const struct cd_jit_facts *jf, struct cd_arena *a);
-/* Does an arch entry cover a GPU of compute capability major.minor? */
-int jit_arch_covers(const struct jp_arch *e, int major, int minor);
+/* The input of the TORCH_CUDA_ARCH_LIST rule (check/arch_list.h) from the
+ * jit facts; gpus (JIT_GPUS_MAX of them) is the caller's storage. */
+void jit_arch_input(const struct cd_jit_facts *jf, struct arch_list_input *in,
+		    struct arch_list_gpu *gpus);
 
 /* 1 when ninja is usable by torch (on PATH); *only_env when only in env/bin. */
 int jit_ninja_ok(const struct cd_jit_facts *jf, int *only_env);

@@ -60,36 +60,6 @@ int jit_kb_max_compiler(int nvcc_major, int nvcc_minor, const char *family, int 
 	return fallback;
 }
 
-int jit_kb_nvcc_targets(int nvcc_major, int nvcc_minor, int cc10, char *why, size_t cap)
-{
-	char want[16];
-	struct kb_tsv t;
-	int v = nvcc_major * 1000 + nvcc_minor * 10;
-
-	if (cap)
-		why[0] = '\0';
-	if (nvcc_major < 0 || kb_tsv_open(&t, "gpu_arch.tsv"))
-		return -1;
-	snprintf(want, sizeof(want), "%d.%d", cc10 / 10, cc10 % 10);
-	while (kb_tsv_next(&t)) {
-		const char *cc = kb_tsv_get(&t, "compute_capability");
-		const char *first = kb_tsv_get(&t, "first_cuda_toolkit");
-		const char *last = kb_tsv_get(&t, "last_cuda_toolkit");
-		if (!cc || strcmp(cc, want))
-			continue;
-		if (first && *first && ver_cuda_int(first) > v) {
-			snprintf(why, cap, "sm_%d needs CUDA %s or newer", cc10, first);
-			return 0;
-		}
-		if (last && *last && ver_cuda_int(last) >= 0 && ver_cuda_int(last) < v) {
-			snprintf(why, cap, "sm_%d was last supported by CUDA %s", cc10, last);
-			return 0;
-		}
-		return 1;
-	}
-	return -1;
-}
-
 static int add_row(struct cd_arena *a, struct jit_ops *ops, const struct kb_tsv *t)
 {
 	struct jit_op_row *r;

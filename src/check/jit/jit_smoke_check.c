@@ -1,14 +1,14 @@
 /* jit_smoke_check: explain a failed `jit --compile`. The lines nvcc, the host
  * compiler and the linker printed are mapped to the finding ids the static
- * checks use (a missing header -> toolkit-headers-missing, a missing Python.h
- * -> python-headers-missing, "unsupported GNU version" ->
- * host-compiler-unsupported, an unsupported gpu architecture ->
- * torch-arch-list-invalid, "cannot find -lX" -> toolkit-headers-missing).
- * When the static checks already raised that id, the build's line is added
- * to it as evidence; otherwise a finding is raised from the log alone, by the
- * file that owns the id (jit.c: jit_host_compiler_from_build,
- * jit_python_h_from_build). What maps to nothing becomes jit-smoke-failed
- * with the end of the log. */
+ * checks use (a missing header -> toolkit-headers-missing, "cannot find -lX"
+ * -> toolkit-headers-missing). When the static checks already raised that
+ * id, the build's line is added to it as evidence; otherwise a finding is
+ * raised from the log alone. A missing Python.h and "unsupported GNU
+ * version" go to the builders of the file that owns their ids (jit.c:
+ * jit_python_h_from_build, jit_host_compiler_from_build); an unsupported gpu
+ * architecture and a kernel with no code for the GPU to the
+ * TORCH_CUDA_ARCH_LIST rule's own builders (check/arch_list.h). What maps to
+ * nothing becomes jit-smoke-failed with the end of the log. */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +22,6 @@ static const char *map_id(const struct jp_diag *d)
 	switch (d->kind) {
 	case JP_D_HEADER: return "toolkit-headers-missing";
 	case JP_D_LIBRARY: return "toolkit-headers-missing";
-	case JP_D_ARCH: return "torch-arch-list-invalid";
 	case JP_D_NOT_FOUND: return "toolkit-missing";
 	default: return NULL;
 	}
@@ -67,22 +66,26 @@ static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, 
 		snprintf(lib, sizeof(lib), "lib%s.so", d->subject);
 		files[0] = lib;
 		jit_fix_files(jf, x, out->arena, files, 1);
-	} else if (d->kind == JP_D_ARCH) {
-		finding_fix(x, out->arena,
-			    "export TORCH_CUDA_ARCH_LIST=\"<compute capabilities this nvcc "
-			    "supports>\"");
 	}
 }
 
 static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *s,
 			 struct cd_findings *out)
 {
+	struct arch_list_gpu gpus[JIT_GPUS_MAX];
+	struct arch_list_input in;
 	size_t i;
 	int mapped = 0;
 
+	jit_arch_input(jf, &in, gpus);
 	for (i = 0; i < s->n_diags; i++) {
 		const struct jp_diag *d = &s->diags[i];
 		const char *id;
+		if (d->kind == JP_D_ARCH) {
+			arch_list_build_failed(&in, d->line, out);
+			mapped = 1;
+			continue;
+		}
 		if (d->kind == JP_D_COMPILER)
 			jit_host_compiler_from_build(d, out);
 		else if (d->kind == JP_D_HEADER && !strcmp(d->subject, "Python.h"))
@@ -125,13 +128,10 @@ void check_jit_smoke(const struct cd_facts *f, const struct cd_jit_facts *jf,
 	if (explain_diags(jf, s, out))
 		return;
 	if (s->detail && strstr(s->detail, "no kernel image")) {
-		x = findings_add(out, "torch-arch-list-invalid", CD_SEV_ERROR, SEC,
-				 "The test kernel has no code for this GPU: %s", s->detail);
-		finding_evidence(x, out->arena, "built with: %s",
-				 s->arch_flags && *s->arch_flags ? s->arch_flags
-								 : "nvcc's default arch");
-		finding_fix(x, out->arena,
-			    "export TORCH_CUDA_ARCH_LIST=\"<this GPU's compute capability>\"");
+		struct arch_list_gpu gpus[JIT_GPUS_MAX];
+		struct arch_list_input in;
+		jit_arch_input(jf, &in, gpus);
+		arch_list_no_kernel(&in, s->detail, s->arch_flags, out);
 		return;
 	}
 	x = findings_add(out, "jit-smoke-failed", CD_SEV_ERROR, SEC,

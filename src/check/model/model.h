@@ -13,6 +13,7 @@
 #include "probe/model/model.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
+#include "kb/gpuarch.h"
 
 #define MP_GPUS_MAX 64
 
@@ -98,9 +99,19 @@ const char *model_task_of(const char *arch, const struct md_config *c);
 /* First transformers release with a model_type (data/model_types.tsv); NULL
  * when not known. *native is 0 when no release ships it natively. */
 const char *model_type_first(const char *type, int *native, const char **source);
+/* The first transformers release with a behaviour change of from_pretrained
+ * (data/transformers_api.tsv: "dtype_keyword", "dtype_auto_default"), or
+ * NULL; static storage, valid until the next call. */
+const char *model_tf_since(const char *change);
+/* from_pretrained's dtype keyword for that transformers version: "dtype", or
+ * "torch_dtype" before the rename (also when the version is unknown: "dtype"). */
+const char *model_dtype_kw(const char *tf_version);
 
 /* Bytes of n elements of a torch dtype name ("bfloat16"), 0 when unknown. */
 unsigned mp_dtype_size(const char *dtype);
+/* Does the device's hardware have f (kb/gpuarch.h)? Unknown without a
+ * compute capability. */
+enum gpuarch_answer mp_device_has(const struct mp_device *d, enum gpuarch_feature f);
 
 /* Internal to check/model*.c: the finding families of model_mem.c. */
 void mc_transformers(const struct cd_model_facts *m, struct cd_findings *out);

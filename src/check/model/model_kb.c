@@ -1,6 +1,7 @@
 /* model_kb: the model tables of the knowledge base (data/model_tasks.tsv,
- * data/model_types.tsv); see model.h. Rows are read from the embedded files on
- * each call: the tables are small and a lookup runs a handful of times. */
+ * data/model_types.tsv, data/transformers_api.tsv); see model.h. Rows are
+ * read from the embedded files on each call: the tables are small and a
+ * lookup runs a handful of times. */
 #include <string.h>
 
 #include "check/model/model.h"
@@ -81,4 +82,27 @@ const char *model_type_first(const char *type, int *native, const char **source)
 		return first;
 	}
 	return NULL;
+}
+
+const char *model_tf_since(const char *change)
+{
+	static char since[32];
+
+	if (!change || kb_tsv_open(&tsv, "transformers_api.tsv"))
+		return NULL;
+	while (kb_tsv_next(&tsv)) {
+		const char *c = kb_tsv_get(&tsv, "change");
+		if (!c || strcmp(c, change))
+			continue;
+		str_copy(since, sizeof(since), kb_tsv_get(&tsv, "since"));
+		return since[0] ? since : NULL;
+	}
+	return NULL;
+}
+
+const char *model_dtype_kw(const char *tf_version)
+{
+	const char *since = model_tf_since("dtype_keyword");
+
+	return tf_version && since && ver_cmp(tf_version, since) < 0 ? "torch_dtype" : "dtype";
 }

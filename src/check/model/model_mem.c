@@ -1,13 +1,14 @@
 /* model_mem: the model findings about files, memory, dtypes and kernels (see
  * model.h): model-weights-*, model-device-unavailable, model-too-large,
  * model-dtype-unsupported, model-attn-unsupported, model-transformers-missing.
- * Compute-capability rules: BF16 needs 8.0, FP8 8.9 (NVIDIA Transformer
- * Engine support matrix, data/gpu_arch.tsv); FlashAttention-2 needs 8.0
- * (flash_api.cpp: "FlashAttention only supports Ampere GPUs or newer."). */
+ * Compute-capability rules come from the knowledge base (kb/gpuarch.h): bf16
+ * and FP8 in hardware from data/gpu_arch.tsv, FlashAttention-2's floor from
+ * data/kernel_arch.tsv. */
 #include <string.h>
 
 #include "check/model/model.h"
 #include "core/str.h"
+#include "kb/gpuarch.h"
 
 #define SECTION	 "model"
 #define LIST_MAX 12
@@ -168,10 +169,9 @@ void mc_device(const struct cd_model_plan *p, struct cd_findings *out)
 	finding_fix(x, out->arena, "echo \"$CUDA_VISIBLE_DEVICES\"");
 }
 
-/* transformers 4.56 renamed from_pretrained's torch_dtype to dtype. */
 static const char *dtype_kw(const struct cd_model_facts *m)
 {
-	return m->tf.version && ver_cmp(m->tf.version, "4.56") < 0 ? "torch_dtype" : "dtype";
+	return model_dtype_kw(m->tf.version);
 }
 
 static void alt_fix(const struct cd_model_facts *m, const struct cd_model_plan *p,
@@ -280,6 +280,17 @@ static const struct mp_device *first_below(const struct cd_model_plan *p, int cc
 	return NULL;
 }
 
+/* The first device whose hardware lacks f (unknown is not lacking). */
+static const struct mp_device *first_without(const struct cd_model_plan *p, enum gpuarch_feature f)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_devices; i++)
+		if (mp_device_has(&p->devices[i], f) == GPUARCH_NO)
+			return &p->devices[i];
+	return NULL;
+}
+
 static int stored_fp8(const struct cd_model_facts *m)
 {
 	size_t i;
@@ -300,9 +311,10 @@ static void dtype_gpu(const struct cd_model_facts *m, const struct cd_model_plan
 	const struct mp_device *d;
 	struct cd_finding *x;
 
-	if (!strcmp(p->dtype, "bfloat16") && (d = first_below(p, 8000))) {
+	if (!strcmp(p->dtype, "bfloat16") && (d = first_without(p, GPUARCH_BF16))) {
 		x = findings_add(out, "model-dtype-unsupported", CD_SEV_ERROR, SECTION,
-				 "bfloat16 needs compute capability 8.0; %s is %s", d->name, d->cc);
+				 "bfloat16 needs compute capability %s; %s is %s",
+				 gpuarch_first(GPUARCH_BF16), d->name, d->cc);
 		finding_detail(x, a,
 			       "GPUs before Ampere have no bfloat16 tensor cores; bf16 kernels "
 			       "are missing or emulated.");
@@ -316,10 +328,10 @@ static void dtype_gpu(const struct cd_model_facts *m, const struct cd_model_plan
 		finding_fix(x, a, "from_pretrained(\"%s\", %s=torch.float32)", m->spec,
 			    dtype_kw(m));
 	}
-	if (!strcmp(p->dtype, "stored") && stored_fp8(m) && (d = first_below(p, 8090))) {
+	if (!strcmp(p->dtype, "stored") && stored_fp8(m) && (d = first_without(p, GPUARCH_FP8))) {
 		x = findings_add(out, "model-dtype-unsupported", CD_SEV_ERROR, SECTION,
-				 "FP8 weights need compute capability 8.9; %s is %s", d->name,
-				 d->cc);
+				 "FP8 weights need compute capability %s; %s is %s",
+				 gpuarch_first(GPUARCH_FP8), d->name, d->cc);
 		finding_detail(x, a,
 			       "transformers' FP8 quantizer refuses: FP8 quantized models is "
 			       "only supported on GPUs with compute capability >= 8.9.");
@@ -328,7 +340,8 @@ static void dtype_gpu(const struct cd_model_facts *m, const struct cd_model_plan
 				 m->config.quant_method ? m->config.quant_method : "");
 		finding_fix(x, a,
 			    "# use the bf16 release of the model, or an Ada/Hopper/Blackwell "
-			    "GPU (compute capability 8.9+)");
+			    "GPU (compute capability %s+)",
+			    gpuarch_first(GPUARCH_FP8));
 	}
 }
 
@@ -369,13 +382,16 @@ void mc_attention(const struct cd_model_facts *m, const struct mp_request *r,
 		  const struct cd_model_plan *p, struct cd_findings *out)
 {
 	struct cd_arena *a = out->arena;
-	const char *attn = r->attn ? r->attn : m->config.attn_implementation;
-	const struct mp_device *d = first_below(p, 8000);
-	int no_pkg = m->tf.flash_attn == CD_TRI_NO, cpu = p->device && !strcmp(p->device, "cpu");
+	const char *attn = r->attn ? r->attn : m->config.attn_implementation, *refusal = NULL;
+	const struct mp_device *d = NULL;
+	int fmaj, fmin, no_pkg = m->tf.flash_attn == CD_TRI_NO,
+			cpu = p->device && !strcmp(p->device, "cpu");
 	struct cd_finding *x;
 
 	if (!attn || strcmp(attn, "flash_attention_2"))
 		return;
+	if (gpuarch_kernel_floor(attn, &fmaj, &fmin, &refusal) == 0)
+		d = first_below(p, fmaj * 1000 + fmin * 10);
 	if (!no_pkg && !d && !cpu && !p->offload_bytes &&
 	    !(p->dtype && !strcmp(p->dtype, "float32")))
 		return;
@@ -390,10 +406,8 @@ void mc_attention(const struct cd_model_facts *m, const struct mp_request *r,
 				 "flash_attn seems to be not installed (%s)",
 				 m->tf.prefix ? m->tf.prefix : "?");
 	if (d)
-		finding_evidence(x, a,
-				 "%s has compute capability %s: \"FlashAttention only supports "
-				 "Ampere GPUs or newer.\"",
-				 d->name, d->cc);
+		finding_evidence(x, a, "%s has compute capability %s: \"%s\"", d->name, d->cc,
+				 refusal ? refusal : "below the kernel's floor");
 	if (cpu)
 		finding_evidence(x, a,
 				 "the model would run on the CPU; FlashAttention 2 is GPU-only");

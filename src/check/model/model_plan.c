@@ -129,7 +129,7 @@ static const char *dominant(const struct cd_model_facts *m)
 static void resolve_dtype(const struct cd_model_facts *m, const struct mp_request *r,
 			  struct cd_arena *a, struct cd_model_plan *p)
 {
-	const char *d;
+	const char *d, *auto_since;
 	size_t i;
 
 	for (i = 0; r->dtype && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
@@ -146,14 +146,13 @@ static void resolve_dtype(const struct cd_model_facts *m, const struct mp_reques
 		p->dtype = "stored";
 		p->dtype_reason = arena_printf(a, "pre-quantized checkpoint (quant_method %s)",
 					       m->config.quant_method);
-	} else if (m->tf.version && ver_cmp(m->tf.version, "5") < 0) {
+	} else if (m->tf.version && (auto_since = model_tf_since("dtype_auto_default")) &&
+		   ver_cmp(m->tf.version, auto_since) < 0) {
 		p->dtype = "float32";
-		p->dtype_reason =
-			arena_printf(a,
-				     "transformers %s loads float32 unless %s=\"auto\" "
-				     "is passed",
-				     m->tf.version,
-				     ver_cmp(m->tf.version, "4.56") < 0 ? "torch_dtype" : "dtype");
+		p->dtype_reason = arena_printf(a,
+					       "transformers %s loads float32 unless %s=\"auto\" "
+					       "is passed",
+					       m->tf.version, model_dtype_kw(m->tf.version));
 	} else if (mp_dtype_size(m->config.dtype)) {
 		p->dtype = m->config.dtype;
 		p->dtype_reason = "config.json dtype (transformers 5 loads dtype=\"auto\")";
@@ -333,13 +332,20 @@ static void pick_devices(const struct cd_facts *f, const struct mp_request *r, s
 	p->n_devices = n;
 }
 
-static int all_cc_at_least(const struct cd_model_plan *p, int need)
+enum gpuarch_answer mp_device_has(const struct mp_device *d, enum gpuarch_feature f)
+{
+	int v = d->cc ? ver_cuda_int(d->cc) : -1;
+
+	return v < 0 ? GPUARCH_UNKNOWN : gpuarch_has(v / 1000, (v % 1000) / 10, f);
+}
+
+/* No device lacks f (devices of unknown hardware do not count against it). */
+static int none_without(const struct cd_model_plan *p, enum gpuarch_feature f)
 {
 	size_t i;
 
 	for (i = 0; i < p->n_devices; i++)
-		if (p->devices[i].cc && ver_cuda_int(p->devices[i].cc) >= 0 &&
-		    ver_cuda_int(p->devices[i].cc) < need)
+		if (mp_device_has(&p->devices[i], f) == GPUARCH_NO)
 			return 0;
 	return 1;
 }
@@ -369,7 +375,7 @@ static void alternatives(const struct cd_model_facts *m, const struct mp_request
 		if (!strcmp(d, "half")) {
 			if (strcmp(p->dtype, "float32"))
 				continue;
-			d = all_cc_at_least(p, 8000) ? "bfloat16" : "float16";
+			d = none_without(p, GPUARCH_BF16) ? "bfloat16" : "float16";
 		} else if (!strcmp(p->dtype, "int4") ||
 			   (!strcmp(d, "int8") && !strcmp(p->dtype, "int8"))) {
 			continue;

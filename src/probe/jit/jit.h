@@ -40,6 +40,11 @@ void jit_probe_cache(struct cd_facts *f, struct cd_jit_facts *jf, int64_t now);
 char *jit_slurp(struct cd_facts *f, const char *path, size_t max, size_t *len);
 /* First executable NAME on the colon-separated in-root PATH; NULL if none. */
 const char *jit_which(struct cd_facts *f, const char *path_var, const char *name);
+/* TORCH_CUDA_ARCH_LIST (value, NULL when unset) into a as torch_version's
+ * cpp_extension reads it (format/archlist with kb/torcharch's tables; NULL:
+ * the newest tables). Allocates its work space from f's arena. */
+void jit_arch_parse(struct cd_facts *f, struct jit_arch *a, const char *value,
+		    const char *torch_version);
 /* Parse "MAJOR.MINOR" leniently; 0 or -1. */
 int jit_major_minor(const char *v, int *major, int *minor);
 

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 
 #include "core/str.h"
+#include "probe/isolate.h"
 #include "probe/jit/jit.h"
-#include "probe/jit/jit_exec.h"
 
 /* The value after -ccbin / --compiler-bindir in a flags string. */
 static const char *ccbin_flag(struct cd_facts *f, const char *flags)
@@ -82,22 +82,20 @@ static const char *run_version(struct cd_facts *f, const char *path, const char 
 {
 	char a1[32], a2[32];
 	char *argv[4] = {(char *)path, a1, flag2 ? a2 : NULL, NULL};
-	struct jit_exec_result r;
-	struct cd_buf out;
+	struct iso_job j = {.argv = argv};
+	const struct cd_buf *out = &j.out;
 	char v[64];
 	const char *res = NULL;
 
 	str_copy(a1, sizeof(a1), flag1);
 	str_copy(a2, sizeof(a2), flag2 ? flag2 : "");
-	buf_init(&out, 0);
-	if (jit_exec(argv, NULL, NULL, 5000, &out, 16 << 10, &r) == 0 && r.exit_code == 0 &&
-	    out.p) {
+	if (isolate_run(&j, 1, 5000, 16 << 10, NULL) == 0 && j.status == ISO_OK && out->p) {
 		if (want_text)
-			res = arena_strndup(&f->arena, out.p, out.len);
-		else if (jp_compiler_version((const uint8_t *)out.p, out.len, v, sizeof(v)) == 0)
+			res = arena_strndup(&f->arena, out->p, out->len);
+		else if (jp_compiler_version((const uint8_t *)out->p, out->len, v, sizeof(v)) == 0)
 			res = arena_strdup(&f->arena, v);
 	}
-	buf_free(&out);
+	iso_job_free(&j);
 	return res;
 }
 

@@ -7,7 +7,9 @@
 #include <sys/utsname.h>
 
 #include "core/buf.h"
+#include "core/err.h"
 #include "core/str.h"
+#include "kb/torcharch.h"
 #include "probe/jit/jit.h"
 
 char *jit_slurp(struct cd_facts *f, const char *path, size_t max, size_t *len)
@@ -170,17 +172,29 @@ static void gpus(struct cd_facts *f, struct cd_jit_facts *jf, const char *opt)
 	a->gpus_via = file_exists(&f->root, "/dev/nvidiactl") ? "unknown" : "none";
 }
 
-static void arch_list(struct cd_jit_facts *jf)
+void jit_arch_parse(struct cd_facts *f, struct jit_arch *a, const char *value,
+		    const char *torch_version)
 {
-	struct jit_arch *a = &jf->arch;
-	const char *s = jf->env.arch_list;
+	struct archlist_result *r = arena_alloc(&f->arena, sizeof(*r));
+	struct torcharch_rules *t = arena_alloc(&f->arena, sizeof(*t));
 
-	a->raw = s;
-	a->use_gpus = !s || !*s || !strcmp(s, "native");
-	if (a->use_gpus)
+	a->raw = value;
+	a->use_gpus = !value || !*value || !strcmp(value, "native");
+	a->rc = 0;
+	a->bad[0] = '\0';
+	a->n = 0;
+	/* A torch older than the tables did not read the variable: nothing to parse. */
+	if (a->use_gpus || !r || !t || torcharch_rules(torch_version, t) != 0)
 		return;
-	a->rc = jp_arch_list((const uint8_t *)s, strlen(s), a->entries, JP_ARCH_MAX, &a->n, a->bad,
-			     sizeof(a->bad));
+	archlist_parse((const uint8_t *)value, strlen(value), &t->rules, r);
+	if (r->too_long) {
+		a->rc = CD_ERANGE;
+		return;
+	}
+	a->rc = r->n_bad ? CD_EFORMAT : 0;
+	str_copy(a->bad, sizeof(a->bad), r->first_bad);
+	a->n = r->n_kept;
+	memcpy(a->entries, r->entries, r->n_kept * sizeof(r->entries[0]));
 }
 
 /* What DeepSpeed's EvoformerAttnBuilder.is_compatible checks of CUTLASS. */
@@ -240,5 +254,5 @@ void jit_probe(struct cd_facts *f, struct cd_jit_facts *jf, const struct jit_pro
 void jit_probe_gpus(struct cd_facts *f, struct cd_jit_facts *jf, const struct jit_probe_opts *o)
 {
 	gpus(f, jf, o ? o->gpu_cc : NULL);
-	arch_list(jf);
+	jit_arch_parse(f, &jf->arch, jf->env.arch_list, jf->py.torch_version);
 }

@@ -1,7 +1,9 @@
 /* jit_smoke: see jit_smoke.h. The flags are those torch 2.x writes into an
  * extension's build.ninja (COMMON_NVCC_FLAGS, --compiler-options -fPIC,
  * -std=c++17, _get_cuda_arch_flags, -ccbin $CC, -isystem include paths) and
- * its link line ($CXX -shared ... -L CUDA_HOME/lib64 -lcudart). */
+ * its link line ($CXX -shared ... -L CUDA_HOME/lib64 -lcudart). Each step
+ * runs in an isolated child (isolate.h); progress goes to the caller's
+ * callback, never to the terminal. */
 #include "probe/jit/jit_smoke.h"
 
 #include <dirent.h>
@@ -14,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/str.h"
-#include "probe/jit/jit_exec.h"
+#include "probe/isolate.h"
 
 extern char **environ;
 
@@ -118,7 +120,7 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 	buf_init(&b, 8 << 10);
 	if (!ar->use_gpus && ar->rc == 0) {
 		for (i = 0; i < ar->n; i++) {
-			const struct jp_arch *e = &ar->entries[i];
+			const struct archlist_entry *e = &ar->entries[i];
 			const char *sfx = e->arch_specific ? "a" : "";
 			add(f, a,
 			    arena_printf(&f->arena, "-gencode=arch=compute_%d%d%s,code=sm_%d%d%s",
@@ -232,34 +234,39 @@ static const char *tail(struct cd_facts *f, const struct cd_buf *b, size_t max)
 	return arena_strndup(&f->arena, b->p + b->len - max, max);
 }
 
+/* A child's exit status, or -1 when it did not exit (timeout, signal, not run). */
+static int exit_code(const struct iso_job *j)
+{
+	return j->status == ISO_OK || j->status == ISO_EXITED ? j->code : -1;
+}
+
 static int step(struct cd_facts *f, const struct args *a, char **env, const char *cwd,
 		int timeout_ms, struct jit_smoke *s, long *ms, const char *stage)
 {
-	struct cd_buf out;
-	struct jit_exec_result r;
-	int rc, ok;
+	struct iso_job j = {.argv = a->v, .envp = env, .cwd = cwd};
+	int rc, ok, timed_out;
 
-	buf_init(&out, 0);
-	rc = jit_exec(a->v, env, cwd, timeout_ms, &out, LOG_CAP, &r);
-	*ms = r.elapsed_ms;
-	ok = rc == 0 && !r.timed_out && r.exit_code == 0;
+	rc = isolate_run(&j, 1, timeout_ms, LOG_CAP, NULL);
+	*ms = (long)(j.elapsed_us / 1000);
+	timed_out = j.status == ISO_TIMEOUT;
+	ok = rc == 0 && exit_code(&j) == 0;
 	if (!ok) {
 		s->stage = stage;
-		s->status = r.timed_out			? "timeout"
+		s->status = timed_out			? "timeout"
 			    : !strcmp(stage, "compile") ? "compile-failed"
 							: "link-failed";
-		if (r.timed_out)
+		if (timed_out)
 			s->detail =
 				arena_printf(&f->arena, "%s did not finish in %d s and was killed",
 					     a->v[0], timeout_ms / 1000);
 		else if (rc)
 			s->detail = arena_printf(&f->arena, "%s could not be started", a->v[0]);
-		s->log = tail(f, &out, 6000);
-		if (out.p)
-			s->n_diags = jp_build_log((const uint8_t *)out.p, out.len, s->diags,
+		s->log = tail(f, &j.out, 6000);
+		if (j.out.p)
+			s->n_diags = jp_build_log((const uint8_t *)j.out.p, j.out.len, s->diags,
 						  JIT_SMOKE_DIAGS_MAX);
 	}
-	buf_free(&out);
+	iso_job_free(&j);
 	return ok ? 0 : -1;
 }
 
@@ -268,36 +275,37 @@ struct load_arg {
 	int run;
 };
 
-/* In the child: load the test extension; with a GPU, run its kernel. */
-static int load_child(void *arg, int fd)
+/* In the child: load the test extension; with a GPU, run its kernel. Its
+ * lines and whatever the CUDA libraries print make up the job's log. */
+static void load_child(struct iso_out *o, void *arg)
 {
 	const struct load_arg *a = arg;
 	int (*fn)(char *, int);
 	char msg[512] = "";
 	void *h, *sym;
-	int rc;
 
 	setenv("CUDA_CACHE_DISABLE", "1", 1); /* no PTX JIT cache in $HOME */
 	h = dlopen(a->so, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		dprintf(fd, "dlopen: %s\n", dlerror());
-		return 3;
+		iso_linef(o, "dlopen: %s", dlerror());
+		o->exit_code = 3;
+		return;
 	}
 	if ((sym = dlsym(h, "cd_smoke_versions"))) {
 		memcpy(&fn, &sym, sizeof(fn));
 		fn(msg, (int)sizeof(msg));
-		dprintf(fd, "versions: %s\n", msg);
+		iso_linef(o, "versions: %s", msg);
 	}
 	if (!a->run)
-		return 0;
+		return;
 	if (!(sym = dlsym(h, "cd_smoke_run"))) {
-		dprintf(fd, "dlsym: %s\n", dlerror());
-		return 4;
+		iso_linef(o, "dlsym: %s", dlerror());
+		o->exit_code = 4;
+		return;
 	}
 	memcpy(&fn, &sym, sizeof(fn));
-	rc = fn(msg, (int)sizeof(msg));
-	dprintf(fd, "run: %s\n", msg);
-	return rc ? 5 : 0;
+	o->exit_code = fn(msg, (int)sizeof(msg)) ? 5 : 0;
+	iso_linef(o, "run: %s", msg);
 }
 
 /* "versions: ...\nrun: ..." -> the text after prefix on its line. */
@@ -315,44 +323,45 @@ static void load(struct cd_facts *f, const struct jit_smoke_opts *o, const char 
 		 struct jit_smoke *s)
 {
 	struct load_arg la = {arena_printf(&f->arena, "%s/smoke.so", dir), o->run_kernel};
-	struct jit_exec_result r;
-	struct cd_buf out;
+	struct iso_job j = {.fn = load_child, .arg = &la, .output = ISO_LOG};
+	const struct cd_buf *out = &j.out;
+	int code;
 
-	buf_init(&out, 0);
-	if (jit_exec_fn(load_child, &la, o->load_timeout_ms, &out, 64 << 10, &r) != 0) {
+	if (isolate_run(&j, 1, o->load_timeout_ms, 64 << 10, NULL) != 0) {
 		s->status = "setup-failed", s->stage = "load", s->detail = "fork failed";
-		buf_free(&out);
+		iso_job_free(&j);
 		return;
 	}
-	s->load_ms = r.elapsed_ms;
-	s->versions = line_after(f, &out, "versions: ");
-	s->loaded = r.exit_code == 0 || r.exit_code == 5 || (r.exit_code == 4) ? CD_TRI_YES
-		    : r.exit_code == 3					       ? CD_TRI_NO
-									       : CD_TRI_UNKNOWN;
-	if (r.timed_out) {
+	code = exit_code(&j);
+	s->load_ms = (long)(j.elapsed_us / 1000);
+	s->versions = line_after(f, out, "versions: ");
+	s->loaded = code == 0 || code == 5 || code == 4 ? CD_TRI_YES
+		    : code == 3				? CD_TRI_NO
+							: CD_TRI_UNKNOWN;
+	if (j.status == ISO_TIMEOUT) {
 		s->status = "timeout", s->stage = o->run_kernel ? "run" : "load";
 		s->detail = arena_printf(&f->arena, "the test child did not finish in %d s",
 					 o->load_timeout_ms / 1000);
-	} else if (r.signal) {
+	} else if (j.status == ISO_CRASHED) {
 		s->status = o->run_kernel ? "run-failed" : "load-failed";
 		s->stage = o->run_kernel ? "run" : "load";
-		s->detail = arena_printf(&f->arena, "the test child died from signal %d", r.signal);
-	} else if (r.exit_code == 3) {
+		s->detail = arena_printf(&f->arena, "the test child died from signal %d", j.code);
+	} else if (code == 3) {
 		s->status = "load-failed", s->stage = "load";
-		s->detail = line_after(f, &out, "dlopen: ");
-	} else if (r.exit_code != 0) {
+		s->detail = line_after(f, out, "dlopen: ");
+	} else if (code != 0) {
 		s->status = "run-failed", s->stage = "run";
-		s->detail = line_after(f, &out, "run: ");
+		s->detail = line_after(f, out, "run: ");
 		s->kernel_ran = CD_TRI_NO;
 	} else {
 		s->status = "ok";
 		s->kernel_ran = o->run_kernel ? CD_TRI_YES : CD_TRI_UNKNOWN;
 		if (o->run_kernel)
-			s->detail = line_after(f, &out, "run: ");
+			s->detail = line_after(f, out, "run: ");
 	}
 	if (s->log == NULL && strcmp(s->status, "ok"))
-		s->log = tail(f, &out, 4000);
-	buf_free(&out);
+		s->log = tail(f, out, 4000);
+	iso_job_free(&j);
 }
 
 static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, const char *dir,
@@ -406,6 +415,28 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 	s->link_cmd = cmdline(f, ln);
 }
 
+static void tell(const struct jit_smoke_opts *o, enum jit_smoke_phase phase, const char *tool,
+		 const struct jit_smoke *s)
+{
+	if (o->progress)
+		o->progress(o->progress_ctx, phase, tool, s);
+}
+
+/* nvcc, the link, the load: each step only when the one before succeeded. */
+static void build_and_load(struct cd_facts *f, const struct jit_smoke_opts *o, const char *dir,
+			   char **env, const struct args *nv, const struct args *ln,
+			   struct jit_smoke *s)
+{
+	tell(o, JIT_SMOKE_COMPILE, nv->v[0], s);
+	if (step(f, nv, env, dir, o->build_timeout_ms, s, &s->compile_ms, "compile"))
+		return;
+	tell(o, JIT_SMOKE_LINK, ln->v[0], s);
+	if (step(f, ln, env, dir, o->build_timeout_ms, s, &s->link_ms, "link"))
+		return;
+	tell(o, JIT_SMOKE_LOAD, NULL, s);
+	load(f, o, dir, s);
+}
+
 int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_smoke_opts *o,
 		  struct jit_smoke *s)
 {
@@ -438,16 +469,8 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 	if (write_source(dir) != 0) {
 		s->status = "setup-failed", s->detail = "cannot write the test source";
 	} else {
-		if (o->progress)
-			fprintf(stderr, "cuda-doctor jit: compiling a test extension with %s ...\n",
-				jf->tk.nvcc);
-		if (step(f, &nv, env, dir, o->build_timeout_ms, s, &s->compile_ms, "compile") ==
-			    0 &&
-		    step(f, &ln, env, dir, o->build_timeout_ms, s, &s->link_ms, "link") == 0)
-			load(f, o, dir, s);
-		if (o->progress)
-			fprintf(stderr, "cuda-doctor jit: %s after %.1f s\n", s->status,
-				(double)(s->compile_ms + s->link_ms + s->load_ms) / 1000.0);
+		build_and_load(f, o, dir, env, &nv, &ln, s);
+		tell(o, JIT_SMOKE_DONE, NULL, s);
 	}
 	s->cleaned = remove_dir(dir) == 0 ? CD_TRI_YES : CD_TRI_NO;
 	return 0;

@@ -15,8 +15,8 @@
 
 #include "core/str.h"
 #include "kb/kb.h"
+#include "probe/isolate.h"
 #include "probe/jit/jit.h"
-#include "probe/jit/jit_exec.h"
 #include "probe/toolkit/toolkit.h"
 #include "probe/toolkit/tkscan.h"
 
@@ -65,16 +65,14 @@ static const char *ask_nvcc(struct cd_facts *f, const char *nvcc)
 {
 	char a1[] = "--version";
 	char *argv[] = {(char *)nvcc, a1, NULL};
-	struct jit_exec_result r;
-	struct cd_buf out;
+	struct iso_job j = {.argv = argv};
 	char v[64];
 	const char *res = NULL;
 
-	buf_init(&out, 0);
-	if (jit_exec(argv, NULL, NULL, 10000, &out, 64 << 10, &r) == 0 && r.exit_code == 0 &&
-	    out.p && jp_nvcc_version((const uint8_t *)out.p, out.len, v, sizeof(v)) == 0)
+	if (isolate_run(&j, 1, 10000, 64 << 10, NULL) == 0 && j.status == ISO_OK && j.out.p &&
+	    jp_nvcc_version((const uint8_t *)j.out.p, j.out.len, v, sizeof(v)) == 0)
 		res = arena_strdup(&f->arena, v);
-	buf_free(&out);
+	iso_job_free(&j);
 	return res;
 }
 

@@ -352,18 +352,21 @@ static void cache_dirs(struct libs_run *r, struct libs_cstate *cs)
 
 static void find_dirs(struct libs_run *r, struct libs_cstate *cs)
 {
-	static const char *const sys[] = {"/usr/lib/x86_64-linux-gnu",
-					  "/lib/x86_64-linux-gnu",
-					  "/usr/lib/aarch64-linux-gnu",
-					  "/usr/lib64",
-					  "/lib64",
-					  "/usr/lib",
-					  "/usr/local/lib",
-					  "/usr/local/nvidia/lib64",
-					  "/usr/local/nvidia/lib",
-					  "/usr/lib/wsl/lib"};
+	/* Where libraries live outside Python: a search list, a reason per row. */
+	static const char *const sys[] = {
+		"/usr/lib/x86_64-linux-gnu", /* Debian / Ubuntu multiarch (distribution packages) */
+		"/lib/x86_64-linux-gnu",     /* the same without merged /usr */
+		"/usr/lib/aarch64-linux-gnu", /* Debian / Ubuntu on arm64 (Grace, Jetson) */
+		"/usr/lib64",		      /* RHEL, Fedora, SUSE */
+		"/lib64",		      /* the same without merged /usr */
+		"/usr/lib",		   /* Arch; libraries installed without a multiarch path */
+		"/usr/local/lib",	   /* installed by hand (make install) */
+		"/usr/local/nvidia/lib64", /* container driver mounts (nvidia-docker 1, GKE) */
+		"/usr/local/nvidia/lib",   /* the same volumes' 32-bit libraries */
+		"/usr/lib/wsl/lib"};	   /* WSL 2: the Windows driver's libcuda.so */
 	static const char *const lib[] = {"/lib", NULL};
 	static const char *const none[] = {"", NULL};
+	/* In a toolkit: lib64, the x86_64 and arm64-server targets, cuda-compat. */
 	static const char *const tk[] = {"/lib64", "/targets/x86_64-linux/lib",
 					 "/targets/sbsa-linux/lib", "/compat", NULL};
 	const struct cd_python_facts *py = &r->st->python;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/str.h"
+#include "kb/nvlibs.h"
 
 int libs_file_version(const char *base, char *out, size_t cap)
 {
@@ -58,31 +59,7 @@ int libs_versions_differ(const char *a, const char *b)
 
 int libs_is_cuda_name(const char *base)
 {
-	static const char *const stems[] = {"libcuda.so",
-					    "libcudart",
-					    "libcudnn",
-					    "libcublas",
-					    "libnccl",
-					    "libnvrtc",
-					    "libnvJitLink",
-					    "libcufft",
-					    "libcurand",
-					    "libcusolver",
-					    "libcusparse",
-					    "libcupti",
-					    "libcufile",
-					    "libnvshmem",
-					    "libnvToolsExt",
-					    "libnvidia-ml.so",
-					    "libnvjpeg",
-					    "libnvperf",
-					    "libnvidia-ptxjitcompiler"};
-	size_t i;
-
-	for (i = 0; base && i < sizeof(stems) / sizeof(stems[0]); i++)
-		if (str_has_prefix(base, stems[i]))
-			return 1;
-	return 0;
+	return nvlibs_is_nvidia(base);
 }
 
 static int hex8(const char *s, size_t n)

@@ -1,9 +1,9 @@
 /* libs_util: the pure string logic of the library probe and its checks,
- * kept apart so unit tests can reach it: versions in file names, which
- * names are NVIDIA libraries, which file names are copies of a SONAME, the
- * glob patterns of torch's preload list, and LD_LIBRARY_PATH without the
- * entries that shadow a copy. Functions write into caller buffers and
- * return lengths like snprintf, or 0/1 answers; nothing allocates. */
+ * kept apart so unit tests can reach it: versions in file names, which names
+ * are NVIDIA libraries (kb/nvlibs' table), which file names are copies of a
+ * SONAME, the glob patterns of torch's preload list, and LD_LIBRARY_PATH
+ * without the entries that shadow a copy. Functions write into caller buffers
+ * and return lengths like snprintf, or 0/1 answers; nothing is allocated. */
 #ifndef CD_LIBS_UTIL_H
 #define CD_LIBS_UTIL_H
 
@@ -17,7 +17,8 @@ int libs_file_version(const char *base, char *out, size_t cap);
  * ("9.19.0" and "9.19.0.56" are the same release, "9" and "9.19" too). 0 when
  * either is NULL or not a dotted number. */
 int libs_versions_differ(const char *a, const char *b);
-/* "libcudnn_graph.so.9" is an NVIDIA library whose copies matter. */
+/* "libcudnn_graph.so.9" is an NVIDIA library whose copies matter: its name
+ * starts with a stem of data/nvidia_libs.tsv (kb/nvlibs.h). */
 int libs_is_cuda_name(const char *base);
 /* file is a copy of soname: the same name, soname + ".x.y", or a vendored
  * copy "<stem>.<8 hex>.so.<major>" / "<stem>-<8 hex>.so.<major>". */
