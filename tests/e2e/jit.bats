@@ -139,6 +139,27 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(op_reason cpu_adam)" = toolkit-headers-missing ]
 }
 
+@test "a library outside CUDA_HOME: LIBRARY_PATH and the linker's directories count, versions do not" {
+	jf_healthy
+	mkdir -p "$R/opt/ld" "$R/usr/lib64"
+	rm "$R/usr/local/cuda-12.4/lib64/"{libcurand.so,libcublas.so}
+	: >"$R/opt/ld/libcurand.so"
+	: >"$R/usr/lib64/libcublas.so"
+	JF_ENV=(LIBRARY_PATH=/opt/ld)
+	jf_run --json --op cpu_adam
+	[ "$status" -eq 0 ]
+	[ "$(op_state cpu_adam)" = ready ]
+	f() { jq -r --arg n "$1" '.jit.toolkit.files[] | select(.name == $n) | .path' <<<"$output"; }
+	[ "$(f libcurand.so)" = /opt/ld/libcurand.so ]
+	[ "$(f libcublas.so)" = /usr/lib64/libcublas.so ]
+	# the same names with a version only: -lcurand does not take them
+	rm "$R/opt/ld/libcurand.so" && : >"$R/opt/ld/libcurand.so.10"
+	jf_run --json --op cpu_adam
+	[ "$status" -eq 1 ]
+	[ "$(op_reason cpu_adam)" = toolkit-headers-missing ]
+	evidence toolkit-headers-missing | grep -q '^libcurand.so: not in /usr/local/cuda-12.4/lib64 (only /usr/local/cuda-12.4/lib64/libcurand.so.1 exists'
+}
+
 @test "CUDA_HOME is a broken symlink: toolkit-missing, other toolkit suggested" {
 	jf_healthy
 	ln -s /usr/local/cuda-99.9 "$R/usr/local/cuda"
