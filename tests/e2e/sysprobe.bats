@@ -158,12 +158,13 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 		"export CUDA_HOME=/usr/local/cuda-12.4 "* ]]
 }
 
-@test "toolkit-missing: info without a build in sight, warning with TORCH_CUDA_ARCH_LIST" {
+@test "toolkit-missing: info without a build in sight, an error with TORCH_CUDA_ARCH_LIST (as jit)" {
 	cdj empty
 	[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .severity')" = info ]
 	[ "$status" -eq 0 ]
 	cdj empty TORCH_CUDA_ARCH_LIST=9.0
-	[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .severity')" = warning ]
+	[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .severity')" = error ]
+	[ "$status" -eq 1 ]
 }
 
 @test "toolkit-headers-missing: lists the headers and where else they are" {

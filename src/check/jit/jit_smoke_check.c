@@ -1,15 +1,18 @@
 /* jit_smoke_check: explain a failed `jit --compile`. The lines nvcc, the host
- * compiler and the linker printed are mapped to the finding ids the static
- * checks use (a missing header -> toolkit-headers-missing, "unsupported GNU
- * version" -> host-compiler-unsupported, an unsupported gpu architecture ->
- * torch-arch-list-invalid, "cannot find -lX" -> toolkit-headers-missing).
- * When the static checks already raised that id, the build's line is added
- * to it as evidence; otherwise a finding is raised from the log alone. What
- * maps to nothing becomes jit-smoke-failed with the end of the log. */
+ * compiler and the linker printed are mapped to the findings the static
+ * checks raise (a missing header or "cannot find -lX" -> the toolkit
+ * family's missing-files finding, nvcc not found -> its toolkit-missing, both
+ * through check/toolkit.h; "unsupported GNU version" ->
+ * host-compiler-unsupported, an unsupported gpu architecture ->
+ * torch-arch-list-invalid). When the static checks already raised it, the
+ * build's line is added to it as evidence; otherwise a finding is raised from
+ * the log alone. What maps to nothing becomes jit-smoke-failed with the end
+ * of the log. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check/jit/jit_int.h"
+#include "check/toolkit.h"
 #include "core/str.h"
 
 #define SEC "jit"
@@ -17,15 +20,47 @@
 static const char *map_id(const struct jp_diag *d)
 {
 	switch (d->kind) {
-	case JP_D_HEADER:
-		return strcmp(d->subject, "Python.h") ? "toolkit-headers-missing"
-						      : "python-headers-missing";
-	case JP_D_LIBRARY: return "toolkit-headers-missing";
+	case JP_D_HEADER: return strcmp(d->subject, "Python.h") ? NULL : "python-headers-missing";
 	case JP_D_COMPILER: return "host-compiler-unsupported";
 	case JP_D_ARCH: return "torch-arch-list-invalid";
-	case JP_D_NOT_FOUND: return "toolkit-missing";
 	default: return NULL;
 	}
+}
+
+/* A toolkit file the build did not find, or nvcc itself. */
+static int toolkit_diag(const struct jp_diag *d)
+{
+	return (d->kind == JP_D_HEADER && strcmp(d->subject, "Python.h")) ||
+	       d->kind == JP_D_LIBRARY || d->kind == JP_D_NOT_FOUND;
+}
+
+/* The toolkit family's finding for the diagnostic: the static one with the
+ * build's line added, else one from the log alone with the files' fixes. */
+static void toolkit_from_build(const struct cd_jit_facts *jf, const struct jp_diag *d,
+			       struct cd_findings *out)
+{
+	int nvcc = d->kind == JP_D_NOT_FOUND;
+	struct cd_finding *x = nvcc ? toolkit_missing_raised(out) : toolkit_files_raised(out);
+	const char *files[1] = {d->subject};
+	char lib[160];
+
+	if (x) {
+		finding_evidence(x, out->arena, "the test build confirms it: %s", d->line);
+		return;
+	}
+	x = nvcc ? toolkit_missing_from_build(d->line, SEC, out)
+		 : toolkit_files_from_build(d->line, SEC, out);
+	if (!x)
+		return;
+	finding_detail(x, out->arena,
+		       "Found by `jit --compile`; the files on disk did not show it.");
+	if (nvcc)
+		return;
+	if (d->kind == JP_D_LIBRARY) {
+		snprintf(lib, sizeof(lib), "lib%s.so", d->subject);
+		files[0] = lib;
+	}
+	jit_fix_files(jf, x, out->arena, files, 1);
 }
 
 static struct cd_finding *find(struct cd_findings *out, const char *id)
@@ -43,19 +78,11 @@ static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, 
 {
 	struct cd_finding *x =
 		findings_add(out, id, CD_SEV_ERROR, SEC, "The test build failed: %s", d->line);
-	char lib[160];
-	const char *files[1];
 
+	(void)jf;
 	finding_detail(x, out->arena,
 		       "Found by `jit --compile`; the files on disk did not show it.");
-	if (d->kind == JP_D_HEADER && strcmp(d->subject, "Python.h")) {
-		files[0] = d->subject;
-		jit_fix_files(jf, x, out->arena, files, 1);
-	} else if (d->kind == JP_D_LIBRARY) {
-		snprintf(lib, sizeof(lib), "lib%s.so", d->subject);
-		files[0] = lib;
-		jit_fix_files(jf, x, out->arena, files, 1);
-	} else if (d->kind == JP_D_COMPILER) {
+	if (d->kind == JP_D_COMPILER) {
 		finding_fix(x, out->arena, "export CC=<an older %s> CXX=<its C++ driver>",
 			    d->subject);
 		finding_fix(x, out->arena,
@@ -78,6 +105,11 @@ static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *
 		const struct jp_diag *d = &s->diags[i];
 		const char *id = map_id(d);
 		struct cd_finding *x;
+		if (toolkit_diag(d)) {
+			mapped = 1;
+			toolkit_from_build(jf, d, out);
+			continue;
+		}
 		if (!id)
 			continue;
 		mapped = 1;
