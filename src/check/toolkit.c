@@ -14,19 +14,7 @@
 #include "check/toolkit.h"
 #include "core/str.h"
 #include "format/archlist.h"
-
-/* Header -> the package that installs it (NVIDIA apt repository, conda). */
-static const struct {
-	const char *header, *apt, *conda;
-} header_pkgs[] = {
-	{"cuda_runtime.h", "cuda-cudart-dev", "cuda-cudart-dev"},
-	{"cusparse.h", "libcusparse-dev", "libcusparse-dev"},
-	{"cublas_v2.h", "libcublas-dev", "libcublas-dev"},
-	{"curand.h", "libcurand-dev", "libcurand-dev"},
-	{"cusolverDn.h", "libcusolver-dev", "libcusolver-dev"},
-	{"cufft.h", "libcufft-dev", "libcufft-dev"},
-	{"nvrtc.h", "cuda-nvrtc-dev", "cuda-nvrtc-dev"},
-};
+#include "kb/devfiles.h"
 
 const char *toolkit_build_expected(const struct cd_facts *f)
 {
@@ -198,6 +186,20 @@ static int listed(const char *list, const char *dir, size_t n)
 	return 0;
 }
 
+/* Is w one of the blank-separated words of list? */
+static int listed_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while ((p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 /* "DIR1:DIR2": the directories holding headers the build does not see; NULL
  * if none. */
 static const char *hidden_dirs(struct cd_arena *a, const struct cd_toolkit *t)
@@ -334,39 +336,39 @@ static void missing_check(const struct cd_facts *f, struct cd_findings *out)
 	}
 }
 
+/* The packages of data/cuda_dev_files.tsv that install the required headers
+ * absent from sel, for its CUDA version: apt (NVIDIA's repository) for a
+ * system toolkit, conda (the nvidia channel's label of that release: the
+ * packages' own versions are the libraries') for a conda prefix. */
 static void header_fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
 			 const struct cd_toolkit *sel)
 {
-	char pkgs[512] = "", ver[16], cver[16];
-	size_t i, k, len = 0;
+	char pkgs[512] = "", p[DEVFILES_PKG_MAX];
+	size_t i, len = 0;
 	int v = sel->version ? ver_cuda_int(sel->version) : -1;
 	int conda = sel->kind && !strcmp(sel->kind, "conda");
 
 	if (v <= 0 || sel->nvcc_target || (sel->kind && !strcmp(sel->kind, "pip")))
 		return; /* no package to name: unknown version, a wrapper's directory, or
 			 * wheels (torch pins their versions; an unpinned install breaks it) */
-	snprintf(ver, sizeof(ver), "%d-%d", v / 1000, (v % 1000) / 10);
-	snprintf(cver, sizeof(cver), "%d.%d", v / 1000, (v % 1000) / 10);
 	for (i = 0; i < sel->n_headers; i++) {
 		const struct cd_header *h = &sel->headers[i];
+		int n;
 		if (!h->required || h->path)
 			continue; /* present, or only out of the build's sight */
-		for (k = 0; k < sizeof(header_pkgs) / sizeof(header_pkgs[0]); k++) {
-			int n;
-			if (strcmp(h->name, header_pkgs[k].header))
-				continue;
-			n = conda ? snprintf(pkgs + len, sizeof(pkgs) - len, " %s=%s",
-					     header_pkgs[k].conda, cver)
-				  : snprintf(pkgs + len, sizeof(pkgs) - len, " %s-%s",
-					     header_pkgs[k].apt, ver);
-			if (n > 0 && (size_t)n < sizeof(pkgs) - len)
-				len += (size_t)n;
-		}
+		if (devfiles_package(devfiles_find(h->name), conda ? DEVFILES_CONDA : DEVFILES_APT,
+				     v / 1000, (v % 1000) / 10, p, sizeof(p)) ||
+		    listed_word(pkgs, p))
+			continue;
+		n = snprintf(pkgs + len, sizeof(pkgs) - len, " %s", p);
+		if (n > 0 && (size_t)n < sizeof(pkgs) - len)
+			len += (size_t)n;
 	}
 	if (!len)
 		return;
 	if (conda)
-		finding_fix(x, out->arena, "conda install -c nvidia%s", pkgs);
+		finding_fix(x, out->arena, "conda install -c nvidia/label/cuda-%d.%d.0%s", v / 1000,
+			    (v % 1000) / 10, pkgs);
 	else
 		finding_fix(x, out->arena, "sudo apt-get install%s   # NVIDIA apt repository",
 			    pkgs);

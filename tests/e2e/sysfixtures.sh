@@ -206,5 +206,19 @@ ln -s /usr/local/cuda-loop "$r/usr/local/cuda"
 printf 'ID="debian\nVERSION_ID=12\n' >"$r/etc/os-release"
 mkfifo "$r/etc/hostname"
 
+# devpkgs: a system toolkit without cufft.h and nvrtc.h, and a conda prefix
+# (headers in include/) without cusparse.h and cufft.h: the packages that
+# check proposes come from data/cuda_dev_files.tsv
+r=$out/devpkgs
+runfile "$r/usr/local/cuda-12.6" 12.6.3 12.6.85
+rm "$r/usr/local/cuda-12.6/targets/x86_64-linux/include/"{cufft.h,nvrtc.h}
+p=$r/opt/conda/envs/dev
+mkdir -p "$p/conda-meta"
+: >"$p/conda-meta/cuda-nvcc-12.4.131-h2d2c4d0_0.json"
+: >"$p/conda-meta/cuda-version-12.4-h3060b56_3.json"
+nvcc "$p/bin/nvcc"
+headers "$p/include" "${all_headers[@]}"
+rm "$p/include/"{cusparse.h,cufft.h}
+
 # empty: nothing at all
 mkdir -p "$out/empty"

@@ -181,6 +181,25 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[[ "$(jqr "$f | .fix[1]")" == "sudo apt-get install libcusparse-dev-12-1 libcurand-dev-12-1 "* ]]
 }
 
+@test "toolkit-headers-missing: cufft.h and nvrtc.h and their apt packages are rows of data/" {
+	cdj devpkgs CUDA_HOME=/usr/local/cuda-12.6
+	[ "$(jqr -c '.toolkit.installations[] | select(.selected) | .headers_missing')" = \
+		'["cufft.h","nvrtc.h"]' ]
+	f='.findings[] | select(.id == "toolkit-headers-missing")'
+	[ "$(jqr "$f | .fix[0]")" = \
+		"sudo apt-get install libcufft-dev-12-6 cuda-nvrtc-dev-12-6   # NVIDIA apt repository" ]
+}
+
+@test "toolkit-headers-missing: conda packages by the release's label, not pkg=X.Y (data/)" {
+	# A conda package's version is its library's (libcufft-dev 11.2.1 came with CUDA
+	# 12.4), so libcufft-dev=12.4 names nothing: the release is the channel's label.
+	cdj devpkgs CUDA_HOME=/opt/conda/envs/dev CONDA_PREFIX=/opt/conda/envs/dev
+	[ "$(sel .kind)" = conda ]
+	f='.findings[] | select(.id == "toolkit-headers-missing")'
+	[ "$(jqr "$f | .fix | last")" = \
+		"conda install -c nvidia/label/cuda-12.4.0 libcusparse-dev libcufft-dev" ]
+}
+
 @test "toolkit: conda prefix with conda-meta versions" {
 	cdj conda CONDA_PREFIX=/opt/conda/envs/train CUDA_HOME=/opt/conda/envs/train
 	[ "$(sel .kind)" = conda ]

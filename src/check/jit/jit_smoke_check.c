@@ -79,7 +79,6 @@ static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, 
 	struct cd_finding *x =
 		findings_add(out, id, CD_SEV_ERROR, SEC, "The test build failed: %s", d->line);
 
-	(void)jf;
 	finding_detail(x, out->arena,
 		       "Found by `jit --compile`; the files on disk did not show it.");
 	if (d->kind == JP_D_COMPILER) {
