@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
 #include <sys/utsname.h>
 
 #include "core/buf.h"
@@ -390,7 +389,8 @@ static const char *multiarch(void)
 							       : "x86_64-linux-gnu";
 }
 
-/* Where ld looks after -L: LIBRARY_PATH, then its default directories. */
+/* Where ld looks after -L: LIBRARY_PATH, then the multiarch directories and
+ * the default search directories of a Linux toolchain. */
 static void linker_dirs(struct cd_facts *f, struct tk_dirs *d)
 {
 	static const char *const sysdirs[] = {"/usr/lib64", "/lib64", "/usr/lib", "/lib",
