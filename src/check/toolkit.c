@@ -212,8 +212,8 @@ static const char *hidden_dirs(struct cd_arena *a, const struct cd_toolkit *t)
 		const char *slash = h->path ? strrchr(h->path, '/') : NULL;
 		size_t dl;
 
-		if (!slash || h->present == CD_TRI_YES)
-			continue;
+		if (!slash || h->present == CD_TRI_YES || !h->listed || h->is_lib)
+			continue; /* what the report lists, and no library in CPATH */
 		dl = (size_t)(slash - h->path);
 		if (listed(dirs, h->path, dl))
 			continue;

@@ -111,6 +111,8 @@ mkdir -p "$p/conda-meta"
 : >"$p/conda-meta/cuda-version-12.4-h3060b56_3.json"
 nvcc "$p/bin/nvcc"
 headers "$p/targets/x86_64-linux/include" "${all_headers[@]}"
+# and conda's libraries beside them (a library directory never goes into CPATH)
+headers "$p/targets/x86_64-linux/lib" libcudart.so libcurand.so
 
 # pip: CUDA 12 wheels (one directory per component) and CUDA 13 wheels (nvidia/cu13)
 r=$out/pip
