@@ -28,7 +28,7 @@ static const char *map_id(const struct jp_diag *d)
 }
 
 /* A toolkit file the build did not find, or nvcc itself. */
-static int toolkit_diag(const struct jp_diag *d)
+static int is_toolkit_diag(const struct jp_diag *d)
 {
 	return (d->kind == JP_D_HEADER && strcmp(d->subject, "Python.h")) ||
 	       d->kind == JP_D_LIBRARY || d->kind == JP_D_NOT_FOUND;
@@ -36,8 +36,8 @@ static int toolkit_diag(const struct jp_diag *d)
 
 /* The toolkit family's finding for the diagnostic: the static one with the
  * build's line added, else one from the log alone with the files' fixes. */
-static void toolkit_from_build(const struct cd_jit_facts *jf, const struct jp_diag *d,
-			       struct cd_findings *out)
+static void smoke_toolkit(const struct cd_jit_facts *jf, const struct jp_diag *d,
+			  struct cd_findings *out)
 {
 	int nvcc = d->kind == JP_D_NOT_FOUND;
 	struct cd_finding *x = nvcc ? toolkit_missing_raised(out) : toolkit_files_raised(out);
@@ -104,9 +104,9 @@ static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *
 		const struct jp_diag *d = &s->diags[i];
 		const char *id = map_id(d);
 		struct cd_finding *x;
-		if (toolkit_diag(d)) {
+		if (is_toolkit_diag(d)) {
 			mapped = 1;
-			toolkit_from_build(jf, d, out);
+			smoke_toolkit(jf, d, out);
 			continue;
 		}
 		if (!id)
