@@ -2,32 +2,24 @@
  * CUDA_HOME pointing nowhere, no nvcc), toolkit-headers-missing (the toolkit
  * torch selects lacks headers an extension includes, and where else on disk
  * they are), and torch-arch-list-invalid through check/arch_list.c's rule
- * (TORCH_CUDA_ARCH_LIST as the installed torch reads it). Severity of
- * toolkit-missing is info unless the environment shows a build is intended
- * (TORCH_CUDA_ARCH_LIST, TORCH_EXTENSIONS_DIR or a DS_BUILD_* variable set). */
+ * (TORCH_CUDA_ARCH_LIST as the installed torch reads it). The two toolkit-*
+ * ids are raised here only, by the builders of check/toolkit.h that `jit`
+ * calls too: error when a build is expected (`jit` was run, or
+ * TORCH_CUDA_ARCH_LIST, TORCH_EXTENSIONS_DIR or a DS_BUILD_* variable is set);
+ * otherwise toolkit-missing is info (warning when CUDA_HOME names nothing)
+ * and toolkit-headers-missing a warning. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check/arch_list.h"
 #include "check/check.h"
+#include "check/toolkit.h"
 #include "core/str.h"
 #include "facts/stack.h"
+#include "format/archlist.h"
+#include "kb/devfiles.h"
 
-/* Header -> the package that installs it (NVIDIA apt repository, conda). */
-static const struct {
-	const char *header, *apt, *conda;
-} header_pkgs[] = {
-	{"cuda_runtime.h", "cuda-cudart-dev", "cuda-cudart-dev"},
-	{"cusparse.h", "libcusparse-dev", "libcusparse-dev"},
-	{"cublas_v2.h", "libcublas-dev", "libcublas-dev"},
-	{"curand.h", "libcurand-dev", "libcurand-dev"},
-	{"cusolverDn.h", "libcusolver-dev", "libcusolver-dev"},
-	{"cufft.h", "libcufft-dev", "libcufft-dev"},
-	{"nvrtc.h", "cuda-nvrtc-dev", "cuda-nvrtc-dev"},
-};
-
-/* Why a JIT build is expected, or NULL. */
-static const char *jit_need(const struct cd_facts *f)
+const char *toolkit_build_expected(const struct cd_facts *f)
 {
 	size_t i;
 
@@ -39,6 +31,128 @@ static const char *jit_need(const struct cd_facts *f)
 		if (str_has_prefix(f->env.vars[i].name, "DS_BUILD_"))
 			return "a DS_BUILD_* variable is set";
 	return NULL;
+}
+
+static const char *or_(const char *s, const char *d)
+{
+	return s ? s : d;
+}
+
+static struct cd_finding *raised(const struct cd_findings *out, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < out->n; i++)
+		if (!strcmp(out->items[i]->id, id))
+			return out->items[i];
+	return NULL;
+}
+
+struct cd_finding *toolkit_missing_raised(const struct cd_findings *out)
+{
+	return raised(out, "toolkit-missing");
+}
+
+struct cd_finding *toolkit_files_raised(const struct cd_findings *out)
+{
+	return raised(out, "toolkit-headers-missing");
+}
+
+/* CUDA_HOME is set but names no toolkit directory. */
+static struct cd_finding *home_missing(const struct toolkit_sel *s, const char *section,
+				       struct cd_findings *out)
+{
+	enum cd_severity sev = s->expected ? CD_SEV_ERROR : CD_SEV_WARNING;
+	struct cd_finding *x;
+
+	if (s->via)
+		x = findings_add(out, "toolkit-missing", sev, section,
+				 "CUDA_HOME %s (from %s) does not exist", s->cuda_home, s->via);
+	else
+		x = findings_add(out, "toolkit-missing", sev, section,
+				 "CUDA_HOME %s is not a toolkit directory", s->cuda_home);
+	if (!x)
+		return NULL;
+	finding_detail(x, out->arena,
+		       "%s; every extension build will fail with \"nvcc not found\" or missing "
+		       "headers.",
+		       or_(s->reason, "CUDA_HOME is set"));
+	if (s->cuda_home[0] != '/')
+		finding_evidence(x, out->arena,
+				 "%s: a relative path, which depends on the directory a build "
+				 "starts in",
+				 s->cuda_home);
+	else
+		finding_evidence(x, out->arena, "%s: %s", s->cuda_home,
+				 s->via ? "no such directory" : "not a directory");
+	return x;
+}
+
+struct cd_finding *toolkit_missing(const struct toolkit_sel *s, const char *section,
+				   struct cd_findings *out)
+{
+	enum cd_severity sev = s->expected ? CD_SEV_ERROR : CD_SEV_INFO;
+	struct cd_finding *x;
+
+	if (!s->cuda_home) {
+		x = findings_add(
+			out, "toolkit-missing", sev, section, "%s",
+			s->other ? "A CUDA toolkit is installed but PyTorch will not find it"
+				 : "No CUDA toolkit: CUDA extensions cannot be compiled");
+		if (x)
+			finding_detail(x, out->arena,
+				       "torch.utils.cpp_extension (DeepSpeed ops, flash-attn "
+				       "builds, load_inline) needs nvcc and the CUDA headers: %s.",
+				       or_(s->reason, "no toolkit selected"));
+	} else if (s->exists != CD_TRI_YES) {
+		x = home_missing(s, section, out);
+	} else if (!s->nvcc) {
+		x = findings_add(out, "toolkit-missing", sev, section,
+				 "The CUDA toolkit at %s has no nvcc", s->cuda_home);
+		if (x) {
+			finding_detail(x, out->arena,
+				       "%s. It is a runtime-only installation: kernels run, but "
+				       "CUDA extensions cannot be compiled.",
+				       or_(s->reason, "CUDA_HOME is set"));
+			finding_evidence(x, out->arena, "%s/bin/nvcc: absent", s->cuda_home);
+		}
+	} else {
+		return NULL;
+	}
+	if (x && s->expected)
+		finding_evidence(x, out->arena, "a build is expected: %s", s->expected);
+	return x;
+}
+
+struct cd_finding *toolkit_files_missing(const char *root, const char *const *names, size_t n,
+					 const char *expected, const char *section,
+					 struct cd_findings *out)
+{
+	const char *more;
+
+	if (!n)
+		return NULL;
+	more = n == 1	? " is"
+	       : n == 2 ? " and 1 more build file are"
+			: arena_printf(out->arena, " and %zu more build files are", n - 1);
+	return findings_add(out, "toolkit-headers-missing",
+			    expected ? CD_SEV_ERROR : CD_SEV_WARNING, section,
+			    "%s%s missing where PyTorch extension builds look in %s", names[0],
+			    more ? more : "", root);
+}
+
+struct cd_finding *toolkit_missing_from_build(const char *line, const char *section,
+					      struct cd_findings *out)
+{
+	return findings_add(out, "toolkit-missing", CD_SEV_ERROR, section,
+			    "The test build failed: %s", line);
+}
+
+struct cd_finding *toolkit_files_from_build(const char *line, const char *section,
+					    struct cd_findings *out)
+{
+	return findings_add(out, "toolkit-headers-missing", CD_SEV_ERROR, section,
+			    "The test build failed: %s", line);
 }
 
 /* Required headers an extension build does not see (not in ROOT/include). */
@@ -75,6 +189,20 @@ static int listed(const char *list, const char *dir, size_t n)
 	return 0;
 }
 
+/* Is w one of the blank-separated words of list? */
+static int listed_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while ((p = strstr(p, w))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 /* "DIR1:DIR2": the directories holding headers the build does not see; NULL
  * if none. */
 static const char *hidden_dirs(struct cd_arena *a, const struct cd_toolkit *t)
@@ -87,8 +215,8 @@ static const char *hidden_dirs(struct cd_arena *a, const struct cd_toolkit *t)
 		const char *slash = h->path ? strrchr(h->path, '/') : NULL;
 		size_t dl;
 
-		if (!slash || h->present == CD_TRI_YES)
-			continue;
+		if (!slash || h->present == CD_TRI_YES || !h->listed || h->is_lib)
+			continue; /* what the report lists, and no library in CPATH */
 		dl = (size_t)(slash - h->path);
 		if (listed(dirs, h->path, dl))
 			continue;
@@ -179,102 +307,71 @@ static void fix_install(const struct cd_facts *f, struct cd_findings *out, struc
 		    conda);
 }
 
-static void toolkit_missing(const struct cd_facts *f, struct cd_findings *out)
+static void missing_check(const struct cd_facts *f, struct cd_findings *out)
 {
 	const struct cd_toolkit_facts *tf = &f->toolkit;
 	const struct cd_toolkit *sel = tf->selected != CD_UNK ? &tf->items[tf->selected] : NULL;
-	const char *need = jit_need(f);
-	enum cd_severity sev = need ? CD_SEV_WARNING : CD_SEV_INFO;
-	struct cd_finding *x;
+	const struct toolkit_sel s = {tf->cuda_home,
+				      sel ? sel->found_via : NULL,
+				      sel ? sel->exists : CD_TRI_NO,
+				      sel ? sel->nvcc_path : NULL,
+				      tf->selected_reason,
+				      best_other(f, tf->selected) != NULL,
+				      toolkit_build_expected(f)};
+	struct cd_finding *x = toolkit_missing(&s, "toolkit", out);
 
-	if (!tf->cuda_home) {
-		const struct cd_toolkit *o = best_other(f, CD_UNK);
-		x = findings_add(out, "toolkit-missing", sev, "toolkit",
-				 o ? "A CUDA toolkit is installed but PyTorch will not find it"
-				   : "No CUDA toolkit: CUDA extensions cannot be compiled");
-		finding_detail(x, out->arena,
-			       "torch.utils.cpp_extension (DeepSpeed ops, flash-attn builds, "
-			       "load_inline) needs nvcc and the CUDA headers: %s.",
-			       tf->selected_reason ? tf->selected_reason : "no toolkit selected");
-		if (need)
-			finding_evidence(x, out->arena, "a build is expected: %s", need);
-		if (o)
-			fix_other(f, out, x, CD_UNK);
+	if (!x)
+		return;
+	if (sel && sel->exists == CD_TRI_YES) { /* no nvcc */
+		if (s.other)
+			fix_other(f, out, x, tf->selected);
 		else
 			fix_install(f, out, x);
-		return;
-	}
-	if (!sel || sel->exists != CD_TRI_YES) {
-		if (tf->cuda_home[0] != '/')
-			x = findings_add(out, "toolkit-missing", CD_SEV_WARNING, "toolkit",
-					 "CUDA_HOME is a relative path (%s): it depends on the "
-					 "directory a build starts in",
-					 tf->cuda_home);
-		else
-			x = findings_add(out, "toolkit-missing", CD_SEV_WARNING, "toolkit",
-					 "CUDA_HOME names %s, which does not exist", tf->cuda_home);
-		finding_detail(x, out->arena,
-			       "%s; every extension build will fail with "
-			       "\"nvcc not found\" or missing headers.",
-			       tf->selected_reason);
-		if (tf->cuda_home[0] == '/')
-			finding_evidence(x, out->arena, "%s: no such directory", tf->cuda_home);
+	} else if (tf->cuda_home) { /* CUDA_HOME names nothing */
 		fix_other(f, out, x, tf->selected);
 		finding_fix(x, out->arena,
 			    "unset CUDA_HOME CUDA_PATH   # torch then looks for nvcc on PATH, then "
 			    "/usr/local/cuda");
-		return;
-	}
-	if (!sel->nvcc_path) {
-		x = findings_add(out, "toolkit-missing", sev, "toolkit",
-				 "The CUDA toolkit at %s has no nvcc", sel->root);
-		finding_detail(x, out->arena,
-			       "%s. It is a runtime-only installation: kernels run, but CUDA "
-			       "extensions cannot be compiled.",
-			       tf->selected_reason);
-		finding_evidence(x, out->arena, "%s/bin/nvcc: absent", sel->root);
-		if (need)
-			finding_evidence(x, out->arena, "a build is expected: %s", need);
-		if (best_other(f, tf->selected))
-			fix_other(f, out, x, tf->selected);
-		else
-			fix_install(f, out, x);
+	} else if (s.other) {
+		fix_other(f, out, x, CD_UNK);
+	} else {
+		fix_install(f, out, x);
 	}
 }
 
+/* The packages of data/cuda_dev_files.tsv that install the required headers
+ * absent from sel, for its CUDA version: apt (NVIDIA's repository) for a
+ * system toolkit, conda (the nvidia channel's label of that release: the
+ * packages' own versions are the libraries') for a conda prefix. */
 static void header_fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x,
 			 const struct cd_toolkit *sel)
 {
-	char pkgs[512] = "", ver[16], cver[16];
-	size_t i, k, len = 0;
+	char pkgs[512] = "", p[DEVFILES_PKG_MAX];
+	size_t i, len = 0;
 	int v = sel->version ? ver_cuda_int(sel->version) : -1;
 	int conda = sel->kind && !strcmp(sel->kind, "conda");
 
 	if (v <= 0 || sel->nvcc_target || (sel->kind && !strcmp(sel->kind, "pip")))
 		return; /* no package to name: unknown version, a wrapper's directory, or
 			 * wheels (torch pins their versions; an unpinned install breaks it) */
-	snprintf(ver, sizeof(ver), "%d-%d", v / 1000, (v % 1000) / 10);
-	snprintf(cver, sizeof(cver), "%d.%d", v / 1000, (v % 1000) / 10);
 	for (i = 0; i < sel->n_headers; i++) {
 		const struct cd_header *h = &sel->headers[i];
+		int n;
 		if (!h->required || h->path)
 			continue; /* present, or only out of the build's sight */
-		for (k = 0; k < sizeof(header_pkgs) / sizeof(header_pkgs[0]); k++) {
-			int n;
-			if (strcmp(h->name, header_pkgs[k].header))
-				continue;
-			n = conda ? snprintf(pkgs + len, sizeof(pkgs) - len, " %s=%s",
-					     header_pkgs[k].conda, cver)
-				  : snprintf(pkgs + len, sizeof(pkgs) - len, " %s-%s",
-					     header_pkgs[k].apt, ver);
-			if (n > 0 && (size_t)n < sizeof(pkgs) - len)
-				len += (size_t)n;
-		}
+		if (devfiles_package(devfiles_find(h->name), conda ? DEVFILES_CONDA : DEVFILES_APT,
+				     v / 1000, (v % 1000) / 10, p, sizeof(p)) ||
+		    listed_word(pkgs, p))
+			continue;
+		n = snprintf(pkgs + len, sizeof(pkgs) - len, " %s", p);
+		if (n > 0 && (size_t)n < sizeof(pkgs) - len)
+			len += (size_t)n;
 	}
 	if (!len)
 		return;
 	if (conda)
-		finding_fix(x, out->arena, "conda install -c nvidia%s", pkgs);
+		finding_fix(x, out->arena, "conda install -c nvidia/label/cuda-%d.%d.0%s", v / 1000,
+			    (v % 1000) / 10, pkgs);
 	else
 		finding_fix(x, out->arena, "sudo apt-get install%s   # NVIDIA apt repository",
 			    pkgs);
@@ -318,18 +415,21 @@ static void headers_missing(const struct cd_facts *f, struct cd_findings *out)
 	const struct cd_toolkit_facts *tf = &f->toolkit;
 	const struct cd_toolkit *sel;
 	struct cd_finding *x;
-	const char *hidden;
+	const char *hidden, **names;
 	size_t i, n;
 
 	if (tf->selected == CD_UNK)
 		return;
 	sel = &tf->items[tf->selected];
-	if (sel->exists != CD_TRI_YES || !(n = missing_required(sel)))
+	if (sel->exists != CD_TRI_YES || !missing_required(sel))
 		return;
-	x = findings_add(out, "toolkit-headers-missing", CD_SEV_WARNING, "toolkit",
-			 "%zu CUDA header%s not in %s/include, where PyTorch extension builds "
-			 "look",
-			 n, n == 1 ? " is" : "s are", sel->root);
+	names = arena_calloc(out->arena, sel->n_headers, sizeof(*names));
+	for (i = n = 0; names && i < sel->n_headers; i++)
+		if (sel->headers[i].required && sel->headers[i].present != CD_TRI_YES)
+			names[n++] = sel->headers[i].name;
+	x = toolkit_files_missing(sel->root, names, n, toolkit_build_expected(f), "toolkit", out);
+	if (!x)
+		return;
 	finding_detail(x, out->arena,
 		       "torch.utils.cpp_extension adds -I CUDA_HOME/include and nothing else; a "
 		       "build that includes a missing header stops with \"fatal error: <header>: "
@@ -387,7 +487,7 @@ static void arch_list(const struct cd_facts *f, struct cd_findings *out)
 
 void check_toolkit(const struct cd_facts *f, struct cd_findings *out)
 {
-	toolkit_missing(f, out);
+	missing_check(f, out);
 	headers_missing(f, out);
 	arch_list(f, out);
 }

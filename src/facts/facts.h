@@ -91,17 +91,27 @@ struct cd_gpu {
 	const char *error; /* why the device could not be queried (GPU lost, ...) */
 };
 
-/* A header a CUDA extension build may include. */
+/* A file a CUDA extension build may need from a toolkit: a header, or a link
+ * library (-l<name> needs the unversioned lib<name>.so). One per row of
+ * data/cuda_dev_files.tsv, in its order, for every toolkit. */
 struct cd_header {
-	const char *name; /* "cusparse.h" */
-	enum cd_tri present;
-	int required;	  /* 0 for info-only headers (cudnn.h, nccl.h) */
-	const char *path; /* where it was found, NULL if absent */
-	/* Where path is: "include" (ROOT/include: every compiler of a torch build
-	 * sees it; present is YES only then), "targets" (ROOT/targets/<arch>/include:
-	 * nvcc alone searches it), "wheel" (another nvidia-* wheel's include: neither
-	 * does); NULL when absent. */
+	const char *name;    /* "cusparse.h", "libcurand.so" */
+	int is_lib;	     /* a link library */
+	enum cd_tri present; /* where a torch build sees it: scope include (headers), lib or
+			      * linker (libraries) */
+	int required;	     /* `check` judges it (the table's check column: required) */
+	int listed;	     /* `check` reports it (check column required or info) */
+	const char *path;    /* where it was found, NULL if absent */
+	/* Where path (or, for a library with no unversioned copy, versioned) is.
+	 * Headers: "include" (ROOT/include: every compiler of a torch build sees
+	 * it), "targets" (ROOT/targets/<arch>/include: nvcc alone searches it),
+	 * "wheel" (another nvidia-* wheel's include: neither does). Libraries:
+	 * "lib" (the directory torch links with -L: ROOT/lib64, else ROOT/lib),
+	 * "targets" (ROOT/targets/<arch>/lib), "wheel" (a wheel's lib), "linker"
+	 * (LIBRARY_PATH or the linker's default directories; the selected
+	 * toolkit only). NULL when absent. */
 	const char *scope;
+	const char *versioned; /* libraries: lib<x>.so.N when no unversioned copy exists */
 };
 
 struct cd_toolkit {
@@ -117,10 +127,11 @@ struct cd_toolkit {
 		*nvcc_version_source; /* "version.json", "version.txt", "dist-info",
 				       * "conda-meta", "dpkg", else the toolkit version's source */
 	size_t n_headers;
-	struct cd_header *headers;
-	enum cd_tri exists;	 /* the root is a directory (CUDA_HOME may name a missing one) */
-	const char *realpath;	 /* canonical in-root path, links resolved; NULL if missing */
-	const char *nvcc_target; /* the nvcc that bin/nvcc links to or a wrapper script execs */
+	struct cd_header *headers; /* the inventory: every file of data/cuda_dev_files.tsv */
+	enum cd_tri exists;	   /* the root is a directory (CUDA_HOME may name a missing one) */
+	const char *realpath;	   /* canonical in-root path, links resolved; NULL if missing */
+	const char *nvcc_target;   /* the nvcc that bin/nvcc links to or a wrapper script execs */
+	const char *lib_dir;	   /* ROOT/lib64, else ROOT/lib when only it exists: torch's -L */
 	/* Headers asked about besides the inventory (toolkit_probe_headers:
 	 * `explain` asks for those its log names), found as the inventory's
 	 * are; NULL until asked; not in JSON. */

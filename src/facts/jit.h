@@ -21,7 +21,9 @@
 #define JIT_DS_OPS_MAX	  64
 #define JIT_OTHERS_MAX	  8
 
-/* A header or link library a build needs from the toolkit. */
+/* A header or link library a build of the ops needs from the toolkit: a view
+ * of the toolkit probe's inventory (struct cd_header of the selected toolkit
+ * and of the other places), filled by probe/jit/jit_toolkit.c. */
 struct jit_file {
 	const char *name; /* "cusparse.h", "libcurand.so" */
 	int is_lib;
@@ -29,7 +31,7 @@ struct jit_file {
 	const char *path; /* in-root path where the build will find it */
 	const char *note; /* e.g. only the versioned libcurand.so.10 exists */
 	size_t n_elsewhere;
-	const char *elsewhere[JIT_ELSEWHERE_MAX]; /* other copies on disk */
+	const char *elsewhere[JIT_ELSEWHERE_MAX]; /* its copy in each other place on disk */
 };
 
 struct jit_toolkit {

@@ -214,6 +214,8 @@ static json_t *j_toolkit_item(const struct cd_toolkit *t, int selected)
 	json_object_set_new(o, "nvcc_target", json_str(t->nvcc_target));
 	for (i = 0; i < t->n_headers; i++) {
 		const struct cd_header *hd = &t->headers[i];
+		if (!hd->listed) /* the files only jit's ops need: in the jit report */
+			continue;
 		json_array_append_new(h,
 				      json_pack("{s:o, s:o, s:b, s:o}", "name", json_str(hd->name),
 						"present", json_tri(hd->present), "required",

@@ -139,6 +139,71 @@ op_reason() { jq -r --arg op "$1" '.jit.ops[] | select(.name == $op) | .reason_i
 	[ "$(op_reason cpu_adam)" = toolkit-headers-missing ]
 }
 
+@test "a library outside CUDA_HOME: LIBRARY_PATH and the linker's directories count, versions do not" {
+	jf_healthy
+	mkdir -p "$R/opt/ld" "$R/usr/lib64"
+	rm "$R/usr/local/cuda-12.4/lib64/"{libcurand.so,libcublas.so}
+	: >"$R/opt/ld/libcurand.so"
+	: >"$R/usr/lib64/libcublas.so"
+	JF_ENV=(LIBRARY_PATH=/opt/ld)
+	jf_run --json --op cpu_adam
+	[ "$status" -eq 0 ]
+	[ "$(op_state cpu_adam)" = ready ]
+	f() { jq -r --arg n "$1" '.jit.toolkit.files[] | select(.name == $n) | .path' <<<"$output"; }
+	[ "$(f libcurand.so)" = /opt/ld/libcurand.so ]
+	[ "$(f libcublas.so)" = /usr/lib64/libcublas.so ]
+	# the same names with a version only: -lcurand does not take them
+	rm "$R/opt/ld/libcurand.so" && : >"$R/opt/ld/libcurand.so.10"
+	jf_run --json --op cpu_adam
+	[ "$status" -eq 1 ]
+	[ "$(op_reason cpu_adam)" = toolkit-headers-missing ]
+	evidence toolkit-headers-missing | grep -q '^libcurand.so: not in /usr/local/cuda-12.4/lib64 (only /usr/local/cuda-12.4/lib64/libcurand.so.1 exists'
+}
+
+# The toolkit-* findings of the last run: "id | severity | title" lines.
+tk_findings() { jq -r '.findings[] | select(.id | startswith("toolkit-")) | "\(.id) | \(.severity) | \(.title)"' <<<"$output"; }
+
+# check and jit on the fixture, with the environment of jf_run plus JF_ENV.
+check_and_jit() {
+	run env -i HOME=/root PATH=/usr/bin VIRTUAL_ENV=/opt/venv CUDA_HOME=/usr/local/cuda-12.4 \
+		"${JF_ENV[@]}" "$CD" --root "$R" check --json
+	C=$(tk_findings)
+	jf_run --json
+	J=$(tk_findings)
+	echo "check: $C"
+	echo "jit:   $J"
+	[ -n "$C" ] && [ "$C" = "$J" ]
+}
+
+@test "check and jit give the same toolkit finding for the same toolkit: id, severity, title" {
+	tk() { # a fresh healthy fixture whose toolkit has every header check looks for
+		rm -rf "$R"
+		jf_healthy
+		: >"$R/usr/local/cuda-12.4/include/cufft.h"
+		: >"$R/usr/local/cuda-12.4/include/nvrtc.h"
+	}
+	tk # a build is expected (TORCH_CUDA_ARCH_LIST), torch's CUDA_HOME is None
+	JF_ENV=(TORCH_CUDA_ARCH_LIST=9.0 CUDA_HOME=)
+	check_and_jit
+	[[ "$C" == "toolkit-missing | error | A CUDA toolkit is installed but PyTorch will not find it" ]]
+	tk # CUDA_HOME names a broken link
+	ln -s /usr/local/cuda-99.9 "$R/usr/local/cuda"
+	JF_ENV=(TORCH_CUDA_ARCH_LIST=9.0 CUDA_HOME=/usr/local/cuda)
+	check_and_jit
+	tk # a relative CUDA_HOME is no toolkit directory
+	JF_ENV=(TORCH_CUDA_ARCH_LIST=9.0 CUDA_HOME=cuda-12.4)
+	check_and_jit
+	tk # a runtime-only toolkit
+	rm "$R/usr/local/cuda-12.4/bin/nvcc"
+	JF_ENV=(TORCH_CUDA_ARCH_LIST=9.0)
+	check_and_jit
+	[[ "$C" == *"has no nvcc" ]]
+	tk # a header missing
+	rm "$R/usr/local/cuda-12.4/include/cusparse.h"
+	check_and_jit
+	[ "$C" = "toolkit-headers-missing | error | cusparse.h is missing where PyTorch extension builds look in /usr/local/cuda-12.4" ]
+}
+
 @test "CUDA_HOME is a broken symlink: toolkit-missing, other toolkit suggested" {
 	jf_healthy
 	ln -s /usr/local/cuda-99.9 "$R/usr/local/cuda"

@@ -111,6 +111,8 @@ mkdir -p "$p/conda-meta"
 : >"$p/conda-meta/cuda-version-12.4-h3060b56_3.json"
 nvcc "$p/bin/nvcc"
 headers "$p/targets/x86_64-linux/include" "${all_headers[@]}"
+# and conda's libraries beside them (a library directory never goes into CPATH)
+headers "$p/targets/x86_64-linux/lib" libcudart.so libcurand.so
 
 # pip: CUDA 12 wheels (one directory per component) and CUDA 13 wheels (nvidia/cu13)
 r=$out/pip
@@ -205,6 +207,20 @@ ln -s /usr/local/cuda-loop "$r/usr/local/cuda-loop"
 ln -s /usr/local/cuda-loop "$r/usr/local/cuda"
 printf 'ID="debian\nVERSION_ID=12\n' >"$r/etc/os-release"
 mkfifo "$r/etc/hostname"
+
+# devpkgs: a system toolkit without cufft.h and nvrtc.h, and a conda prefix
+# (headers in include/) without cusparse.h and cufft.h: the packages that
+# check proposes come from data/cuda_dev_files.tsv
+r=$out/devpkgs
+runfile "$r/usr/local/cuda-12.6" 12.6.3 12.6.85
+rm "$r/usr/local/cuda-12.6/targets/x86_64-linux/include/"{cufft.h,nvrtc.h}
+p=$r/opt/conda/envs/dev
+mkdir -p "$p/conda-meta"
+: >"$p/conda-meta/cuda-nvcc-12.4.131-h2d2c4d0_0.json"
+: >"$p/conda-meta/cuda-version-12.4-h3060b56_3.json"
+nvcc "$p/bin/nvcc"
+headers "$p/include" "${all_headers[@]}"
+rm "$p/include/"{cusparse.h,cufft.h}
 
 # empty: nothing at all
 mkdir -p "$out/empty"

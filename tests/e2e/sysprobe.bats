@@ -158,12 +158,13 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 		"export CUDA_HOME=/usr/local/cuda-12.4 "* ]]
 }
 
-@test "toolkit-missing: info without a build in sight, warning with TORCH_CUDA_ARCH_LIST" {
+@test "toolkit-missing: info without a build in sight, an error with TORCH_CUDA_ARCH_LIST (as jit)" {
 	cdj empty
 	[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .severity')" = info ]
 	[ "$status" -eq 0 ]
 	cdj empty TORCH_CUDA_ARCH_LIST=9.0
-	[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .severity')" = warning ]
+	[ "$(jqr '.findings[] | select(.id == "toolkit-missing") | .severity')" = error ]
+	[ "$status" -eq 1 ]
 }
 
 @test "toolkit-headers-missing: lists the headers and where else they are" {
@@ -178,6 +179,25 @@ sel() { echo "$output" | jq -r ".toolkit.installations[] | select(.selected) | $
 	[[ "$(jqr "$f | .fix[0]")" == \
 		'export CUDA_HOME=/opt/conda CPATH=/opt/conda/targets/x86_64-linux/include${CPATH:+:$CPATH} '* ]]
 	[[ "$(jqr "$f | .fix[1]")" == "sudo apt-get install libcusparse-dev-12-1 libcurand-dev-12-1 "* ]]
+}
+
+@test "toolkit-headers-missing: cufft.h and nvrtc.h and their apt packages are rows of data/" {
+	cdj devpkgs CUDA_HOME=/usr/local/cuda-12.6
+	[ "$(jqr -c '.toolkit.installations[] | select(.selected) | .headers_missing')" = \
+		'["cufft.h","nvrtc.h"]' ]
+	f='.findings[] | select(.id == "toolkit-headers-missing")'
+	[ "$(jqr "$f | .fix[0]")" = \
+		"sudo apt-get install libcufft-dev-12-6 cuda-nvrtc-dev-12-6   # NVIDIA apt repository" ]
+}
+
+@test "toolkit-headers-missing: conda packages by the release's label, not pkg=X.Y (data/)" {
+	# A conda package's version is its library's (libcufft-dev 11.2.1 came with CUDA
+	# 12.4), so libcufft-dev=12.4 names nothing: the release is the channel's label.
+	cdj devpkgs CUDA_HOME=/opt/conda/envs/dev CONDA_PREFIX=/opt/conda/envs/dev
+	[ "$(sel .kind)" = conda ]
+	f='.findings[] | select(.id == "toolkit-headers-missing")'
+	[ "$(jqr "$f | .fix | last")" = \
+		"conda install -c nvidia/label/cuda-12.4.0 libcusparse-dev libcufft-dev" ]
 }
 
 @test "toolkit: conda prefix with conda-meta versions" {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check/jit/jit_int.h"
+#include "check/toolkit.h"
 #include "core/str.h"
 
 #define SEC "jit"
@@ -53,32 +54,26 @@ static void install_toolkit_fix(const struct cd_jit_facts *jf, struct cd_finding
 	finding_fix(x, a, "conda install -c nvidia/label/cuda-%d.%d.0 cuda-toolkit", ma, mi);
 }
 
-static void check_toolkit_missing(const struct cd_jit_facts *jf, struct cd_findings *out)
+/* Why a build is expected: what the environment says, else the question
+ * `jit` answers. */
+static const char *build_expected(const struct cd_facts *f)
+{
+	return or_(toolkit_build_expected(f), "`cuda-doctor jit` checks whether extensions build "
+					      "here");
+}
+
+static void check_toolkit_missing(const struct cd_facts *f, const struct cd_jit_facts *jf,
+				  struct cd_findings *out)
 {
 	const struct jit_toolkit *tk = &jf->tk;
 	const char *other = matching_other(jf);
-	struct cd_finding *x;
+	const struct toolkit_sel s = {tk->cuda_home, tk->via,	       tk->home_exists,	 tk->nvcc,
+				      tk->reason,    tk->n_others > 0, build_expected(f)};
+	struct cd_finding *x = toolkit_missing(&s, SEC, out);
 	size_t i;
 
-	if (tk->cuda_home && tk->home_exists == CD_TRI_YES && tk->nvcc)
+	if (!x)
 		return;
-	if (!tk->cuda_home)
-		x = add(out, "toolkit-missing", CD_SEV_ERROR,
-			"No CUDA toolkit for extension builds: torch's CUDA_HOME would be None");
-	else if (tk->home_exists != CD_TRI_YES && tk->via)
-		x = findings_add(out, "toolkit-missing", CD_SEV_ERROR, SEC,
-				 "CUDA_HOME %s (from %s) does not exist", tk->cuda_home, tk->via);
-	else if (tk->home_exists != CD_TRI_YES)
-		x = findings_add(out, "toolkit-missing", CD_SEV_ERROR, SEC,
-				 "CUDA_HOME %s is not a toolkit directory", tk->cuda_home);
-	else
-		x = findings_add(out, "toolkit-missing", CD_SEV_ERROR, SEC,
-				 "No nvcc in %s/bin: a runtime-only CUDA cannot compile extensions",
-				 tk->cuda_home);
-	finding_detail(x, out->arena,
-		       "torch.utils.cpp_extension takes CUDA_HOME, else CUDA_PATH, else the "
-		       "directory above the nvcc on PATH, else /usr/local/cuda; %s.",
-		       or_(tk->reason, "none of them gave a toolkit"));
 	for (i = 0; i < tk->n_others; i++)
 		finding_evidence(x, out->arena, "toolkit with nvcc at %s (CUDA %s)", tk->others[i],
 				 or_(tk->others_version[i], "version unknown"));
@@ -384,8 +379,8 @@ static size_t missing_files(const struct cd_jit_facts *jf, const struct jit_ops 
 	return n;
 }
 
-static void check_files(const struct cd_jit_facts *jf, const struct jit_ops *ops,
-			struct cd_findings *out)
+static void check_files(const struct cd_facts *fx, const struct cd_jit_facts *jf,
+			const struct jit_ops *ops, struct cd_findings *out)
 {
 	const char *names[JIT_FILES_MAX];
 	struct cd_finding *x;
@@ -394,14 +389,9 @@ static void check_files(const struct cd_jit_facts *jf, const struct jit_ops *ops
 	if (!jf->tk.cuda_home || jf->tk.home_exists != CD_TRI_YES)
 		return;
 	n = missing_files(jf, ops, names, JIT_FILES_MAX);
-	if (!n)
+	x = toolkit_files_missing(jf->tk.cuda_home, names, n, build_expected(fx), SEC, out);
+	if (!x)
 		return;
-	x = findings_add(out, "toolkit-headers-missing", CD_SEV_ERROR, SEC,
-			 "%s%s missing from the toolkit at %s", names[0],
-			 n > 1 ? arena_printf(out->arena, " and %zu more build file%s", n - 1,
-					      n > 2 ? "s are" : " is")
-			       : " is",
-			 jf->tk.cuda_home);
 	{
 		const struct jit_file *first = jit_file_get(jf, names[0]);
 		char lib[96];
@@ -450,13 +440,12 @@ static void check_arch(const struct cd_jit_facts *jf, struct cd_findings *out)
 void check_jit(const struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_ops *ops,
 	       const struct jit_smoke *smoke, struct cd_findings *out)
 {
-	(void)f;
-	check_toolkit_missing(jf, out);
+	check_toolkit_missing(f, jf, out);
 	check_nvcc_torch(jf, out);
 	check_host_compiler(jf, out);
 	check_ninja(jf, out);
 	check_python_h(jf, out);
-	check_files(jf, ops, out);
+	check_files(f, jf, ops, out);
 	check_arch(jf, out);
 	jit_check_cache(jf, out);
 	jit_check_ops(jf, ops, out);

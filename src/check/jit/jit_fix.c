@@ -1,17 +1,16 @@
 /* jit_fix: the commands that put missing toolkit files in place, from
- * data/cuda_dev_files.tsv: another toolkit that has them all (CUDA_HOME),
+ * data/cuda_dev_files.tsv (kb/devfiles.h): another toolkit that has them all (CUDA_HOME),
  * the NVIDIA apt packages and conda packages for this CUDA version, pip
  * wheels plus CPATH for headers, and a link for a library that exists only
  * with its version suffix (pip wheels ship libcurand.so.10, not
  * libcurand.so, which `-lcurand` needs). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "check/jit/jit_int.h"
 #include "core/buf.h"
 #include "core/str.h"
-#include "kb/kb.h"
+#include "kb/devfiles.h"
 
 struct pkgs {
 	struct cd_buf apt, conda, pip;
@@ -31,43 +30,34 @@ static void add_word(struct cd_buf *b, const char *w)
 	buf_printf(b, "%s%s", b->len ? " " : "", w);
 }
 
-/* "{MAJ}-{MIN}" -> "13-0". */
-static void subst(char *out, size_t cap, const char *pattern, int ma, int mi)
+static void add_package(struct cd_buf *b, const struct devfiles_row *r, enum devfiles_pm pm, int ma,
+			int mi)
 {
-	const char *m = strstr(pattern, "{MAJ}-{MIN}");
+	char p[DEVFILES_PKG_MAX];
 
-	if (!m) {
-		str_copy(out, cap, pattern);
-		return;
-	}
-	snprintf(out, cap, "%.*s%d-%d%s", (int)(m - pattern), pattern, ma, mi, m + 11);
+	if (devfiles_package(r, pm, ma, mi, p, sizeof(p)) == 0)
+		add_word(b, p);
 }
 
+/* The packages of the files' rows, in the table's order. */
 static void collect(const char *const *files, size_t n, int ma, int mi, struct pkgs *p)
 {
-	struct kb_tsv *t = malloc(sizeof(*t));
-	size_t i;
+	size_t i, k;
 
-	if (!t || kb_tsv_open(t, "cuda_dev_files.tsv")) {
-		free(t);
-		return;
-	}
-	while (kb_tsv_next(t)) {
-		const char *file = kb_tsv_get(t, "file");
-		char apt[128];
+	for (k = 0; k < devfiles_count(); k++) {
+		const struct devfiles_row *r = devfiles_at(k);
 		for (i = 0; i < n; i++) {
-			if (!file || strcmp(file, files[i]))
+			if (strcmp(r->file, files[i]))
 				continue;
-			subst(apt, sizeof(apt), kb_tsv_get(t, "apt"), ma, mi);
-			add_word(&p->apt, apt);
-			add_word(&p->conda, kb_tsv_get(t, "conda"));
+			add_package(&p->apt, r, DEVFILES_APT, ma, mi);
+			add_package(&p->conda, r, DEVFILES_CONDA, ma, mi);
 			/* pip wheels carry headers, but no unversioned lib*.so for -l. */
-			if (strcmp(kb_tsv_get(t, "kind"), "library"))
-				add_word(&p->pip, ma >= 13 ? kb_tsv_get(t, "pip_cu13")
-							   : kb_tsv_get(t, "pip_cu12"));
+			if (!r->is_lib)
+				add_package(&p->pip, r,
+					    ma >= 13 ? DEVFILES_PIP_CU13 : DEVFILES_PIP_CU12, ma,
+					    mi);
 		}
 	}
-	free(t);
 }
 
 /* An other toolkit that holds every missing file. */

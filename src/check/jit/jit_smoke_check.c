@@ -1,30 +1,55 @@
 /* jit_smoke_check: explain a failed `jit --compile`. The lines nvcc, the host
- * compiler and the linker printed are mapped to the finding ids the static
- * checks use (a missing header -> toolkit-headers-missing, "cannot find -lX"
- * -> toolkit-headers-missing). When the static checks already raised that
- * id, the build's line is added to it as evidence; otherwise a finding is
- * raised from the log alone. A missing Python.h and "unsupported GNU
- * version" go to the builders of the file that owns their ids (jit.c:
- * jit_python_h_from_build, jit_host_compiler_from_build); an unsupported gpu
- * architecture and a kernel with no code for the GPU to the
- * TORCH_CUDA_ARCH_LIST rule's own builders (check/arch_list.h). What maps to
- * nothing becomes jit-smoke-failed with the end of the log. */
+ * compiler and the linker printed go to the builders of the files that own
+ * their finding ids: a missing header or "cannot find -lX" to the toolkit
+ * family's missing-files finding and nvcc not found to its toolkit-missing
+ * (check/toolkit.h); a missing Python.h and "unsupported GNU version" to
+ * jit.c (jit_python_h_from_build, jit_host_compiler_from_build); an
+ * unsupported gpu architecture and a kernel with no code for the GPU to the
+ * TORCH_CUDA_ARCH_LIST rule (check/arch_list.h). When the static checks
+ * already raised the finding, the build's line is added to it as evidence.
+ * What maps to nothing becomes jit-smoke-failed with the end of the log. */
 #include <stdio.h>
 #include <string.h>
 
 #include "check/jit/jit_int.h"
+#include "check/toolkit.h"
 #include "core/str.h"
 
 #define SEC "jit"
 
-static const char *map_id(const struct jp_diag *d)
+/* A toolkit file the build did not find, or nvcc itself. */
+static int is_toolkit_diag(const struct jp_diag *d)
 {
-	switch (d->kind) {
-	case JP_D_HEADER: return "toolkit-headers-missing";
-	case JP_D_LIBRARY: return "toolkit-headers-missing";
-	case JP_D_NOT_FOUND: return "toolkit-missing";
-	default: return NULL;
+	return (d->kind == JP_D_HEADER && strcmp(d->subject, "Python.h")) ||
+	       d->kind == JP_D_LIBRARY || d->kind == JP_D_NOT_FOUND;
+}
+
+/* The toolkit family's finding for the diagnostic: the static one with the
+ * build's line added, else one from the log alone with the files' fixes. */
+static void smoke_toolkit(const struct cd_jit_facts *jf, const struct jp_diag *d,
+			  struct cd_findings *out)
+{
+	int nvcc = d->kind == JP_D_NOT_FOUND;
+	struct cd_finding *x = nvcc ? toolkit_missing_raised(out) : toolkit_files_raised(out);
+	const char *files[1] = {d->subject};
+	char lib[160];
+
+	if (x) {
+		finding_evidence(x, out->arena, "the test build confirms it: %s", d->line);
+		return;
 	}
+	x = nvcc ? toolkit_missing_from_build(d->line, SEC, out)
+		 : toolkit_files_from_build(d->line, SEC, out);
+	if (!x)
+		return;
+	jit_smoke_detail(x, out->arena);
+	if (nvcc)
+		return;
+	if (d->kind == JP_D_LIBRARY) {
+		snprintf(lib, sizeof(lib), "lib%s.so", d->subject);
+		files[0] = lib;
+	}
+	jit_fix_files(jf, x, out->arena, files, 1);
 }
 
 static struct cd_finding *find(struct cd_findings *out, const char *id)
@@ -51,24 +76,6 @@ void jit_smoke_detail(struct cd_finding *x, struct cd_arena *a)
 	finding_detail(x, a, "Found by `jit --compile`; the files on disk did not show it.");
 }
 
-static void new_finding(const struct cd_jit_facts *jf, const struct jp_diag *d, const char *id,
-			struct cd_findings *out)
-{
-	struct cd_finding *x = findings_add(out, id, CD_SEV_ERROR, SEC, JIT_SMOKE_TITLE, d->line);
-	char lib[160];
-	const char *files[1];
-
-	jit_smoke_detail(x, out->arena);
-	if (d->kind == JP_D_HEADER) {
-		files[0] = d->subject;
-		jit_fix_files(jf, x, out->arena, files, 1);
-	} else if (d->kind == JP_D_LIBRARY) {
-		snprintf(lib, sizeof(lib), "lib%s.so", d->subject);
-		files[0] = lib;
-		jit_fix_files(jf, x, out->arena, files, 1);
-	}
-}
-
 static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *s,
 			 struct cd_findings *out)
 {
@@ -80,20 +87,16 @@ static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *
 	jit_arch_input(jf, &in, gpus);
 	for (i = 0; i < s->n_diags; i++) {
 		const struct jp_diag *d = &s->diags[i];
-		const char *id;
-		if (d->kind == JP_D_ARCH) {
+		if (d->kind == JP_D_ARCH)
 			arch_list_build_failed(&in, d->line, out);
-			mapped = 1;
-			continue;
-		}
-		if (d->kind == JP_D_COMPILER)
+		else if (d->kind == JP_D_COMPILER)
 			jit_host_compiler_from_build(d, out);
 		else if (d->kind == JP_D_HEADER && !strcmp(d->subject, "Python.h"))
 			jit_python_h_from_build(d, out);
-		else if (!(id = map_id(d)))
+		else if (is_toolkit_diag(d))
+			smoke_toolkit(jf, d, out);
+		else
 			continue;
-		else if (!jit_smoke_confirm(out, id, d))
-			new_finding(jf, d, id, out);
 		mapped = 1;
 	}
 	return mapped;

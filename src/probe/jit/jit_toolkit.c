@@ -2,16 +2,19 @@
  * files a build needs from it. The toolkit is the toolkit probe's selection
  * (toolkit.c follows torch's _find_cuda_home; f->toolkit.selected), with its
  * existence, nvcc and nvcc version; without a selection its selected_reason
- * says why torch's CUDA_HOME is None (or names nothing usable). Headers are
- * looked up in CUDA_HOME/include (what torch adds with -I) and in nvcc's own
- * targets/<triple>/include; link libraries in CUDA_HOME/lib64 (else lib),
- * LIBRARY_PATH and the linker's default directories. Missing files are then
- * looked for elsewhere: other toolkits, conda, pip's nvidia-<lib> wheels, /usr. */
+ * says why torch's CUDA_HOME is None (or names nothing usable). The files are
+ * a view of the toolkit probe's inventory (tkscan.c, data/cuda_dev_files.tsv)
+ * for the ones the ops of data/deepspeed_ops.tsv need: a header counts when
+ * it is in CUDA_HOME/include (what torch adds with -I) or nvcc's own
+ * targets/<arch>/include (noted: the C++ compiler does not see it there), a
+ * library when the link finds it (CUDA_HOME/lib64 else lib, LIBRARY_PATH, the
+ * linker's default directories). For missing files, the copies elsewhere come
+ * from the inventories of the other toolkits, conda prefixes, pip's nvidia-*
+ * wheels and /usr. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "core/str.h"
 #include "kb/kb.h"
@@ -23,14 +26,6 @@
 static const char *pj(struct cd_facts *f, const char *a, const char *b)
 {
 	return arena_printf(&f->arena, "%s/%s", strcmp(a, "/") ? a : "", b);
-}
-
-static const char *multiarch(void)
-{
-	struct utsname u;
-
-	return uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64-linux-gnu"
-							       : "x86_64-linux-gnu";
 }
 
 static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
@@ -58,6 +53,7 @@ static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
 	tk->nvcc = sel->nvcc_path;
 	tk->nvcc_version = t->nvcc_version;
 	tk->nvcc_version_source = t->nvcc_version ? sel->nvcc_version_source : NULL;
+	tk->lib_dir = sel->lib_dir;
 }
 
 /* Last resort on the real root: ask nvcc, as torch and DeepSpeed do. */
@@ -82,10 +78,8 @@ static void nvcc_facts(struct cd_facts *f, struct cd_jit_facts *jf)
 	struct jit_toolkit *tk = &jf->tk;
 
 	tk->include_dir = pj(f, tk->cuda_home, "include");
-	tk->lib_dir = pj(f, tk->cuda_home, "lib64");
-	if (!file_is_dir(&f->root, tk->lib_dir) &&
-	    file_is_dir(&f->root, pj(f, tk->cuda_home, "lib")))
-		tk->lib_dir = pj(f, tk->cuda_home, "lib");
+	if (!tk->lib_dir) /* no toolkit directory: what torch would pass */
+		tk->lib_dir = pj(f, tk->cuda_home, "lib64");
 	if (!tk->nvcc_version && tk->nvcc && f->root.is_host) {
 		tk->nvcc_version = ask_nvcc(f, tk->nvcc);
 		tk->nvcc_version_source = tk->nvcc_version ? "nvcc --version" : NULL;
@@ -94,6 +88,14 @@ static void nvcc_facts(struct cd_facts *f, struct cd_jit_facts *jf)
 }
 
 /* ---- files ------------------------------------------------------------ */
+
+/* The toolkit probe's selection, or NULL. */
+static const struct cd_toolkit *selected(const struct cd_facts *f)
+{
+	const struct cd_toolkit_facts *t = &f->toolkit;
+
+	return t->selected >= 0 && (size_t)t->selected < t->n ? &t->items[t->selected] : NULL;
+}
 
 static void add_file(struct cd_facts *f, struct jit_toolkit *tk, const char *name, int is_lib)
 {
@@ -136,77 +138,44 @@ static void needed_files(struct cd_facts *f, struct jit_toolkit *tk)
 	}
 }
 
-/* lib<x>.so in dir, or (into *versioned) the first lib<x>.so.N there. */
-static const char *lib_in(struct cd_facts *f, const char *dir, const char *name,
-			  const char **versioned)
+/* The inventory's entry for a file, or NULL. */
+static const struct cd_header *inv_file(const struct cd_toolkit *t, const char *name)
 {
-	const char *p = pj(f, dir, name);
-	size_t nl = strlen(name);
-	DIR *d;
-	struct dirent *e;
-	int n = 0;
+	size_t i;
 
-	if (file_exists(&f->root, p))
-		return p;
-	if (!versioned || *versioned || !(d = file_opendir(&f->root, dir)))
-		return NULL;
-	while ((e = readdir(d)) && n++ < 8192)
-		if (!strncmp(e->d_name, name, nl) && e->d_name[nl] == '.') {
-			*versioned = pj(f, dir, e->d_name);
-			break;
-		}
-	closedir(d);
+	for (i = 0; t && i < t->n_headers; i++)
+		if (!strcmp(t->headers[i].name, name))
+			return &t->headers[i];
 	return NULL;
 }
 
-static void check_header(struct cd_facts *f, struct cd_jit_facts *jf, struct jit_file *x)
+static int scope_is(const struct cd_header *h, const char *scope)
 {
-	const char *a = pj(f, jf->tk.include_dir, x->name);
-	const char *b = pj(f, pj(f, pj(f, jf->tk.cuda_home, "targets"), jf->arch_triple),
-			   pj(f, "include", x->name));
-
-	if (file_exists(&f->root, a)) {
-		x->present = CD_TRI_YES, x->path = a;
-	} else if (file_exists(&f->root, b)) {
-		x->present = CD_TRI_YES, x->path = b;
-		x->note = "only under targets/: nvcc finds it, the C++ compiler (which torch gives "
-			  "-I CUDA_HOME/include) does not";
-	} else {
-		x->present = CD_TRI_NO;
-	}
+	return h->scope && !strcmp(h->scope, scope);
 }
 
-static void check_lib(struct cd_facts *f, struct cd_jit_facts *jf, struct jit_file *x)
+/* The selected toolkit's entry as a build of the ops sees it. */
+static void view_file(struct cd_facts *f, const struct cd_toolkit *sel, struct jit_file *x)
 {
-	static const char *const sysdirs[] = {"/usr/lib64", "/lib64", "/usr/lib", "/lib",
-					      "/usr/local/lib"};
-	const char *versioned = NULL, *p = jf->env.library_path;
-	size_t i;
-	int n = 0;
+	const struct cd_header *h = inv_file(sel, x->name);
 
-	if ((x->path = lib_in(f, jf->tk.lib_dir, x->name, &versioned)))
-		goto found;
-	while (p && *p && n++ < 64) {
-		size_t len = strcspn(p, ":");
-		if (len && p[0] == '/' &&
-		    (x->path = lib_in(f, arena_strndup(&f->arena, p, len), x->name, NULL)))
-			goto found;
-		p += len + (p[len] == ':');
-	}
-	if ((x->path = lib_in(f, pj(f, "/usr/lib", multiarch()), x->name, NULL)) ||
-	    (x->path = lib_in(f, pj(f, "/lib", multiarch()), x->name, NULL)))
-		goto found;
-	for (i = 0; i < sizeof(sysdirs) / sizeof(sysdirs[0]); i++)
-		if ((x->path = lib_in(f, sysdirs[i], x->name, NULL)))
-			goto found;
 	x->present = CD_TRI_NO;
-	if (versioned)
+	if (!h)
+		return;
+	if (!x->is_lib && h->path && (scope_is(h, "include") || scope_is(h, "targets"))) {
+		x->present = CD_TRI_YES;
+		x->path = h->path;
+		if (scope_is(h, "targets"))
+			x->note = "only under targets/: nvcc finds it, the C++ compiler (which "
+				  "torch gives -I CUDA_HOME/include) does not";
+	} else if (x->is_lib && h->present == CD_TRI_YES) {
+		x->present = CD_TRI_YES;
+		x->path = h->path;
+	} else if (x->is_lib && h->versioned && scope_is(h, "lib")) {
 		x->note = arena_printf(&f->arena,
 				       "only %s exists: the linker (-l) needs the unversioned %s",
-				       versioned, x->name);
-	return;
-found:
-	x->present = CD_TRI_YES;
+				       h->versioned, x->name);
+	}
 }
 
 /* ---- elsewhere on disk ------------------------------------------------ */
@@ -217,6 +186,7 @@ struct roots {
 	size_t n;
 	const char *dir[ROOTS_MAX];
 	char real[ROOTS_MAX][PATH_MAX];
+	const struct cd_toolkit *inv[ROOTS_MAX]; /* the toolkit probe's, or a scan; lazily */
 };
 
 static void add_root(struct cd_facts *f, struct roots *r, const char *dir, const char *skip_real)
@@ -278,118 +248,106 @@ static void candidate_roots(struct cd_facts *f, struct cd_jit_facts *jf, struct 
 	add_root(f, r, "/opt/conda", home_real);
 }
 
-static void note_elsewhere(struct cd_facts *f, struct jit_file *x, const char *p)
+static void note_elsewhere(struct jit_file *x, const char *p)
 {
+	size_t i;
+
+	for (i = 0; p && i < x->n_elsewhere; i++)
+		if (!strcmp(x->elsewhere[i], p))
+			return;
 	if (p && x->n_elsewhere < JIT_ELSEWHERE_MAX)
 		x->elsewhere[x->n_elsewhere++] = p;
 }
 
-static void find_in_root(struct cd_facts *f, struct cd_jit_facts *jf, const char *r,
-			 struct jit_file *x)
+/* The inventory of dir: the toolkit probe's item when it listed dir (by
+ * canonical path), else a scan of it. NULL when out of memory. */
+static const struct cd_toolkit *inventory(struct cd_facts *f, const char *dir, const char *real)
 {
-	const char *tgt = pj(f, pj(f, r, "targets"), jf->arch_triple), *v = NULL, *p;
-
-	if (!x->is_lib) {
-		if (file_exists(&f->root, (p = pj(f, pj(f, r, "include"), x->name))) ||
-		    file_exists(&f->root, (p = pj(f, pj(f, tgt, "include"), x->name))))
-			note_elsewhere(f, x, p);
-		return;
-	}
-	p = lib_in(f, pj(f, r, "lib64"), x->name, &v);
-	if (!p)
-		p = lib_in(f, pj(f, r, "lib"), x->name, &v);
-	if (!p)
-		p = lib_in(f, pj(f, tgt, "lib"), x->name, &v);
-	note_elsewhere(f, x, p ? p : v);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-
-	return strcmp(x ? x : "", y ? y : "");
-}
-
-static void pip_one(struct cd_facts *f, struct jit_file *x, const char *pkg)
-{
-	const char *v = NULL, *p;
-
-	if (!x->is_lib) {
-		p = pj(f, pj(f, pkg, "include"), x->name);
-		note_elsewhere(f, x, file_exists(&f->root, p) ? p : NULL);
-	} else {
-		p = lib_in(f, pj(f, pkg, "lib"), x->name, &v);
-		note_elsewhere(f, x, p ? p : v);
-	}
-}
-
-/* site-packages/nvidia/<pkg>/{include,lib}, in name order. */
-static void find_in_pip(struct cd_facts *f, struct cd_jit_facts *jf, struct jit_file *x)
-{
-	const char *base, *names[128];
-	DIR *d;
-	struct dirent *e;
-	size_t k = 0, i;
-
-	if (!jf->py.site_packages)
-		return;
-	base = pj(f, jf->py.site_packages, "nvidia");
-	if (!(d = file_opendir(&f->root, base)))
-		return;
-	while ((e = readdir(d)) && k < 128)
-		if (e->d_name[0] != '.')
-			names[k++] = arena_strdup(&f->arena, e->d_name);
-	closedir(d);
-	qsort(names, k, sizeof(names[0]), by_name);
-	for (i = 0; i < k; i++)
-		pip_one(f, x, pj(f, base, names[i]));
-}
-
-static void elsewhere(struct cd_facts *f, struct cd_jit_facts *jf, const struct roots *r)
-{
-	struct jit_toolkit *tk = &jf->tk;
-	size_t i, k;
-
-	for (i = 0; i < tk->n_files; i++) {
-		struct jit_file *x = &tk->files[i];
-		if (x->present != CD_TRI_NO)
-			continue;
-		for (k = 0; k < r->n; k++)
-			find_in_root(f, jf, r->dir[k], x);
-		find_in_pip(f, jf, x);
-		if (!x->is_lib) {
-			const char *p = pj(f, "/usr/include", x->name);
-			note_elsewhere(f, x, file_exists(&f->root, p) ? p : NULL);
-		}
-	}
-}
-
-/* The nvcc version of another toolkit root, as the toolkit probe reads it:
- * its own item when it listed this root, else a scan of the root (tkscan). */
-static const char *other_version(struct cd_facts *f, const char *dir, const char *real)
-{
-	struct cd_toolkit t;
+	struct cd_toolkit *t;
 	size_t i;
 
 	for (i = 0; i < f->toolkit.n; i++) {
 		const struct cd_toolkit *it = &f->toolkit.items[i];
 		if (it->realpath && !strcmp(it->realpath, real))
-			return it->nvcc_version ? it->nvcc_version : it->version;
+			return it;
 	}
-	tkscan_fill(f, dir, "other", &t);
-	return t.nvcc_version ? t.nvcc_version : t.version;
+	t = arena_alloc(&f->arena, sizeof(*t));
+	if (t)
+		tkscan_fill(f, dir, "other", t);
+	return t;
 }
 
-static void others(struct cd_facts *f, struct cd_jit_facts *jf, const struct roots *r)
+static const struct cd_toolkit *root_inv(struct cd_facts *f, struct roots *r, size_t k)
+{
+	if (!r->inv[k])
+		r->inv[k] = inventory(f, r->dir[k], r->real[k]);
+	return r->inv[k];
+}
+
+/* A copy of x in another toolkit root: in its include/ or targets/ (headers),
+ * its -L directory or targets/ (libraries, a versioned one when that is all). */
+static const char *copy_in_root(const struct cd_toolkit *t, const struct jit_file *x)
+{
+	const struct cd_header *h = inv_file(t, x->name);
+
+	if (!h || (!scope_is(h, "include") && !scope_is(h, "lib") && !scope_is(h, "targets")))
+		return NULL;
+	return h->path ? h->path : x->is_lib ? h->versioned : NULL;
+}
+
+/* A copy in pip's nvidia-* wheels of the site torch imports from. */
+static const char *copy_in_wheels(const struct cd_toolkit *w, const struct jit_file *x)
+{
+	const struct cd_header *h = inv_file(w, x->name);
+
+	if (!h)
+		return NULL;
+	return h->path ? h->path : x->is_lib ? h->versioned : NULL;
+}
+
+static void elsewhere(struct cd_facts *f, struct cd_jit_facts *jf, struct roots *r)
+{
+	struct jit_toolkit *tk = &jf->tk;
+	const struct cd_toolkit *wheels = NULL, *usr = NULL;
+	size_t i, k;
+
+	for (i = 0; i < tk->n_files; i++) {
+		struct jit_file *x = &tk->files[i];
+		const struct cd_header *h;
+		if (x->present != CD_TRI_NO)
+			continue;
+		for (k = 0; k < r->n; k++)
+			note_elsewhere(x, copy_in_root(root_inv(f, r, k), x));
+		if (jf->py.site_packages && !wheels) {
+			struct cd_toolkit *w = arena_alloc(&f->arena, sizeof(*w));
+			if (w)
+				tkscan_wheels(f, jf->py.site_packages, w);
+			wheels = w;
+		}
+		note_elsewhere(x, copy_in_wheels(wheels, x));
+		if (x->is_lib)
+			continue;
+		if (!usr) /* /usr/include, where distribution packages put headers */
+			usr = inventory(f, "/usr", "/usr");
+		h = inv_file(usr, x->name);
+		note_elsewhere(x, h && scope_is(h, "include") ? h->path : NULL);
+	}
+}
+
+static void others(struct cd_facts *f, struct cd_jit_facts *jf, struct roots *r)
 {
 	struct jit_toolkit *tk = &jf->tk;
 	size_t k;
 
 	for (k = 0; k < r->n && tk->n_others < JIT_OTHERS_MAX; k++) {
+		const struct cd_toolkit *t;
 		if (!file_is_reg(&f->root, pj(f, r->dir[k], "bin/nvcc")))
 			continue;
+		t = root_inv(f, r, k);
 		tk->others[tk->n_others] = r->dir[k];
-		tk->others_version[tk->n_others] = other_version(f, r->dir[k], r->real[k]);
+		tk->others_version[tk->n_others] = !t		     ? NULL
+						   : t->nvcc_version ? t->nvcc_version
+								     : t->version;
 		tk->n_others++;
 	}
 }
@@ -403,18 +361,10 @@ void jit_probe_toolkit(struct cd_facts *f, struct cd_jit_facts *jf)
 	tk->nvcc_major = tk->nvcc_minor = -1;
 	select_home(f, jf);
 	needed_files(f, tk);
-	if (tk->cuda_home) {
+	if (tk->cuda_home)
 		nvcc_facts(f, jf);
-		for (i = 0; i < tk->n_files; i++) {
-			if (tk->files[i].is_lib)
-				check_lib(f, jf, &tk->files[i]);
-			else
-				check_header(f, jf, &tk->files[i]);
-		}
-	} else {
-		for (i = 0; i < tk->n_files; i++)
-			tk->files[i].present = CD_TRI_NO;
-	}
+	for (i = 0; i < tk->n_files; i++)
+		view_file(f, selected(f), &tk->files[i]);
 	if (!r)
 		return;
 	candidate_roots(f, jf, r);

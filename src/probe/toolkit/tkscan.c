@@ -4,7 +4,9 @@
  *  conda   PREFIX/{bin/nvcc, include, targets/<arch>-linux/include, conda-meta}
  *  pip     SITE/nvidia/cu13/{bin,include} (CUDA 13 wheels), or one directory per
  *          wheel for CUDA 12: SITE/nvidia/cuda_nvcc/bin/nvcc and
- *          SITE/nvidia/<component>/include; versions from SITE/<wheel>.dist-info */
+ *          SITE/nvidia/<component>/include; versions from SITE/<wheel>.dist-info
+ * Libraries are looked for in ROOT/lib64 (else ROOT/lib: torch's -L),
+ * ROOT/targets/<arch>-linux/lib and, for CUDA 12 wheels, each wheel's lib. */
 #include "probe/toolkit/tkscan.h"
 
 #include <limits.h>
@@ -12,22 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "format/cudaver.h"
-#include "core/fsutil.h"
+#include "kb/devfiles.h"
 
 #define TK_INC_DIRS_MAX 48
 #define TK_META_MAX	4096 /* conda-meta or site-packages entries looked at */
+#define TK_LDPATH_MAX	64   /* LIBRARY_PATH entries looked at */
 
-static const struct {
-	const char *name;
-	int required;
-} tk_headers[TK_HEADERS_N] = {
-	{"cuda_runtime.h", 1}, {"cusparse.h", 1},   {"cublas_v2.h", 1},
-	{"curand.h", 1},       {"cusolverDn.h", 1}, {"cufft.h", 1},
-	{"nvrtc.h", 1},	       {"cudnn.h", 0},	    {"nccl.h", 0},
+/* Directories searched in order, each with its scope (see struct cd_header). */
+struct tk_dirs {
+	const char *dir[TK_INC_DIRS_MAX];
+	const char *scope[TK_INC_DIRS_MAX];
+	size_t n;
 };
 
 struct tk_ctx {
@@ -35,16 +38,52 @@ struct tk_ctx {
 	const char *root;
 	const char *meta; /* conda-meta, ROOT/dist-info or SITE; NULL if none */
 	int meta_is_conda;
-	const char *inc[TK_INC_DIRS_MAX];
-	const char *scope[TK_INC_DIRS_MAX]; /* see struct cd_header */
-	size_t n_inc;
+	struct tk_dirs inc, lib;
 };
+
+static void add_dir(struct cd_facts *f, struct tk_dirs *d, const char *dir, const char *scope)
+{
+	if (dir && d->n < TK_INC_DIRS_MAX && file_is_dir(&f->root, dir)) {
+		d->scope[d->n] = scope;
+		d->dir[d->n++] = dir;
+	}
+}
 
 static void add_inc(struct tk_ctx *c, const char *dir, const char *scope)
 {
-	if (dir && c->n_inc < TK_INC_DIRS_MAX && file_is_dir(&c->f->root, dir)) {
-		c->scope[c->n_inc] = scope;
-		c->inc[c->n_inc++] = dir;
+	add_dir(c->f, &c->inc, dir, scope);
+}
+
+/* ROOT/name, with "/" as root giving "/name". */
+static const char *under(struct cd_facts *f, const char *root, const char *name)
+{
+	return arena_printf(&f->arena, "%s/%s", strcmp(root, "/") ? root : "", name);
+}
+
+/* torch's -L directory: ROOT/lib64, else ROOT/lib when only it exists
+ * (cpp_extension's library_paths). */
+static const char *lib_dir_of(struct cd_facts *f, const char *root)
+{
+	const char *l64 = under(f, root, "lib64"), *l = under(f, root, "lib");
+
+	return !file_is_dir(&f->root, l64) && l && file_is_dir(&f->root, l) ? l : l64;
+}
+
+/* Each SITE/nvidia/<wheel>/include and lib, in name order, except skip. */
+static void wheel_dirs(struct tk_ctx *c, const char *site, const char *skip)
+{
+	struct cd_facts *f = c->f;
+	const char *nv = arena_printf(&f->arena, "%s/nvidia", site), **names;
+	size_t n, i;
+	int trunc;
+
+	names = nv ? fsu_list(&f->arena, &f->root, nv, NULL, NULL, TK_INC_DIRS_MAX, &n, &trunc)
+		   : NULL;
+	for (i = 0; names && i < n; i++) {
+		if (skip && !strcmp(names[i], skip))
+			continue;
+		add_inc(c, arena_printf(&f->arena, "%s/%s/include", nv, names[i]), "wheel");
+		add_dir(f, &c->lib, arena_printf(&f->arena, "%s/%s/lib", nv, names[i]), "wheel");
 	}
 }
 
@@ -79,26 +118,21 @@ static void layout(struct tk_ctx *c, struct cd_toolkit *t)
 	}
 	/* torch passes -I CUDA_HOME/include alone (include_paths); nvcc adds
 	 * targets/<arch>/include itself (nvcc.profile). */
-	add_inc(c, arena_printf(&f->arena, "%s/include", strcmp(c->root, "/") ? c->root : ""),
-		"include");
-	/* ROOT/targets/<arch>-linux/include: where conda and the runfile put headers */
+	add_inc(c, under(f, c->root, "include"), "include");
+	add_dir(f, &c->lib, t->lib_dir, "lib");
+	/* ROOT/targets/<arch>-linux/{include,lib}: where conda and the runfile put them */
 	if (fsu_join(p, sizeof(p), c->root, "targets") == 0) {
 		names = fsu_list(&f->arena, &f->root, p, NULL, "-linux", 8, &n, &trunc);
-		for (i = 0; names && i < n; i++)
+		for (i = 0; names && i < n; i++) {
 			add_inc(c, arena_printf(&f->arena, "%s/%s/include", p, names[i]),
 				"targets");
+			add_dir(f, &c->lib, arena_printf(&f->arena, "%s/%s/lib", p, names[i]),
+				"targets");
+		}
 	}
-	/* CUDA 12 wheels: one include directory per component under SITE/nvidia */
-	if (site && !str_has_suffix(c->root, "/nvidia/cu13")) {
-		const char *nv = arena_printf(&f->arena, "%s/nvidia", site);
-		names = nv ? fsu_list(&f->arena, &f->root, nv, NULL, NULL, TK_INC_DIRS_MAX, &n,
-				      &trunc)
-			   : NULL;
-		for (i = 0; names && i < n; i++)
-			if (strcmp(names[i], "cu13"))
-				add_inc(c, arena_printf(&f->arena, "%s/%s/include", nv, names[i]),
-					"wheel");
-	}
+	/* CUDA 12 wheels: one include and lib directory per component under SITE/nvidia */
+	if (site && !str_has_suffix(c->root, "/nvidia/cu13"))
+		wheel_dirs(c, site, "cu13");
 }
 
 static int read_small(struct cd_facts *f, const char *path, struct cd_buf *b)
@@ -166,9 +200,9 @@ static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ve
 		*nvcc_src = c->meta_is_conda ? "conda-meta" : "dist-info";
 	if (!t->version && c->meta_is_conda && (t->version = meta_version(c, "", "cuda-version")))
 		t->version_source = "conda-meta";
-	for (i = 0; !t->version && i < c->n_inc && head; i++) {
+	for (i = 0; !t->version && i < c->inc.n && head; i++) {
 		size_t n;
-		if (fsu_join(p, sizeof(p), c->inc[i], "cuda.h") ||
+		if (fsu_join(p, sizeof(p), c->inc.dir[i], "cuda.h") ||
 		    fsu_read_head(&f->root, p, head, CUDAVER_HEADER_HEAD, &n) ||
 		    cudaver_header(head, n, &iv))
 			continue;
@@ -181,29 +215,61 @@ static void version(struct tk_ctx *c, struct cd_toolkit *t, const char **nvcc_ve
 		t->version_source = c->meta_is_conda ? "conda-meta" : "dist-info";
 }
 
-static void headers(struct tk_ctx *c, struct cd_toolkit *t)
+/* The first lib<name>.so.N in dir, or NULL. */
+static const char *versioned_in(struct cd_facts *f, const char *dir, const char *name)
+{
+	const char *prefix = arena_printf(&f->arena, "%s.", name), **names;
+	size_t n;
+	int trunc;
+
+	names = prefix ? fsu_list(&f->arena, &f->root, dir, prefix, NULL, 8, &n, &trunc) : NULL;
+	return names && n ? arena_printf(&f->arena, "%s/%s", dir, names[0]) : NULL;
+}
+
+/* The first directory of d that holds h->name; for a library without an
+ * unversioned copy anywhere, the first versioned one (when versions). */
+static void find_file(struct cd_facts *f, const struct tk_dirs *d, struct cd_header *h,
+		      const char *seen, int versions)
+{
+	char p[PATH_MAX];
+	size_t k;
+
+	for (k = 0; k < d->n; k++) {
+		if (fsu_join(p, sizeof(p), d->dir[k], h->name) || !file_is_reg(&f->root, p))
+			continue;
+		h->scope = d->scope[k];
+		h->present = !strcmp(h->scope, seen) ? CD_TRI_YES : CD_TRI_NO;
+		h->path = arena_strdup(&f->arena, p);
+		return;
+	}
+	for (k = 0; h->is_lib && versions && k < d->n; k++)
+		if ((h->versioned = versioned_in(f, d->dir[k], h->name))) {
+			h->scope = d->scope[k];
+			return;
+		}
+}
+
+static void files(struct tk_ctx *c, struct cd_toolkit *t)
 {
 	struct cd_facts *f = c->f;
-	char p[PATH_MAX];
-	size_t i, k;
+	size_t i, n = devfiles_count();
 
-	t->headers = arena_calloc(&f->arena, TK_HEADERS_N, sizeof(*t->headers));
+	t->headers = n ? arena_calloc(&f->arena, n, sizeof(*t->headers)) : NULL;
 	if (!t->headers)
 		return;
-	t->n_headers = TK_HEADERS_N;
-	for (i = 0; i < TK_HEADERS_N; i++) {
+	t->n_headers = n;
+	for (i = 0; i < n; i++) {
+		const struct devfiles_row *r = devfiles_at(i);
 		struct cd_header *h = &t->headers[i];
-		h->name = tk_headers[i].name;
-		h->required = tk_headers[i].required;
-		h->present = CD_TRI_NO; /* until found in ROOT/include */
-		for (k = 0; k < c->n_inc; k++) {
-			if (fsu_join(p, sizeof(p), c->inc[k], h->name) || !file_is_reg(&f->root, p))
-				continue;
-			h->scope = c->scope[k];
-			h->present = !strcmp(h->scope, "include") ? CD_TRI_YES : CD_TRI_NO;
-			h->path = arena_strdup(&f->arena, p);
-			break;
-		}
+		h->name = r->file;
+		h->is_lib = r->is_lib;
+		h->required = r->check == DEVFILES_CHECK_REQUIRED;
+		h->listed = r->check != DEVFILES_CHECK_NONE;
+		h->present = CD_TRI_NO; /* until found where a build looks */
+		if (r->is_lib)
+			find_file(f, &c->lib, h, "lib", 1);
+		else
+			find_file(f, &c->inc, h, "include", 0);
 	}
 }
 
@@ -278,6 +344,7 @@ void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, st
 	t->root = root;
 	t->found_via = found_via;
 	t->exists = file_is_dir(&f->root, root) ? CD_TRI_YES : CD_TRI_NO;
+	t->lib_dir = lib_dir_of(f, root);
 	if (t->exists == CD_TRI_YES && file_realpath(&f->root, root, real, sizeof(real)) == 0)
 		t->realpath = arena_strdup(&f->arena, real);
 	if (t->exists == CD_TRI_YES) {
@@ -294,7 +361,76 @@ void tkscan_fill(struct cd_facts *f, const char *root, const char *found_via, st
 			t->nvcc_version_source = nvcc_ver ? nvcc_src : t->version_source;
 		}
 	}
-	headers(&c, t);
+	files(&c, t);
+}
+
+void tkscan_wheels(struct cd_facts *f, const char *site, struct cd_toolkit *t)
+{
+	struct tk_ctx c;
+
+	memset(&c, 0, sizeof(c));
+	memset(t, 0, sizeof(*t));
+	c.f = f;
+	t->root = arena_printf(&f->arena, "%s/nvidia", site);
+	t->found_via = "pip";
+	t->kind = "pip";
+	t->exists = t->root && file_is_dir(&f->root, t->root) ? CD_TRI_YES : CD_TRI_NO;
+	if (t->exists == CD_TRI_YES)
+		wheel_dirs(&c, site, NULL);
+	files(&c, t);
+}
+
+/* The Debian multiarch directory name of this machine. */
+static const char *multiarch(void)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64-linux-gnu"
+							       : "x86_64-linux-gnu";
+}
+
+/* Where ld looks after -L: LIBRARY_PATH, then the multiarch directories and
+ * the default search directories of a Linux toolchain. */
+static void linker_dirs(struct cd_facts *f, struct tk_dirs *d)
+{
+	static const char *const sysdirs[] = {"/usr/lib64", "/lib64", "/usr/lib", "/lib",
+					      "/usr/local/lib"};
+	const char *p = facts_getenv(f, "LIBRARY_PATH");
+	size_t i;
+	int n = 0;
+
+	while (p && *p && n++ < TK_LDPATH_MAX) {
+		size_t len = strcspn(p, ":");
+		if (len && p[0] == '/')
+			add_dir(f, d, arena_strndup(&f->arena, p, len), "linker");
+		p += len + (p[len] == ':');
+	}
+	add_dir(f, d, arena_printf(&f->arena, "/usr/lib/%s", multiarch()), "linker");
+	add_dir(f, d, arena_printf(&f->arena, "/lib/%s", multiarch()), "linker");
+	for (i = 0; i < sizeof(sysdirs) / sizeof(sysdirs[0]); i++)
+		add_dir(f, d, sysdirs[i], "linker");
+}
+
+void tkscan_linker(struct cd_facts *f, struct cd_toolkit *t)
+{
+	struct tk_dirs d;
+	size_t i;
+	int listed = 0;
+
+	for (i = 0; i < t->n_headers; i++) {
+		struct cd_header *h = &t->headers[i], found;
+		if (!h->is_lib || h->present == CD_TRI_YES)
+			continue;
+		if (!listed++) {
+			memset(&d, 0, sizeof(d));
+			linker_dirs(f, &d);
+		}
+		found = *h;
+		found.path = found.versioned = found.scope = NULL;
+		find_file(f, &d, &found, "linker", 0); /* -l takes no versioned copy */
+		if (found.path)
+			*h = found;
+	}
 }
 
 /* A header name as an #include gives it (explain takes them from logs):
@@ -318,8 +454,7 @@ void tkscan_headers(struct cd_facts *f, struct cd_toolkit *t, const char *const 
 {
 	struct cd_toolkit scratch = *t; /* layout() records the kind again */
 	struct tk_ctx c;
-	char p[PATH_MAX];
-	size_t i, k;
+	size_t i;
 
 	t->asked = n ? arena_calloc(&f->arena, n, sizeof(*t->asked)) : NULL;
 	t->n_asked = t->asked ? n : 0;
@@ -335,13 +470,6 @@ void tkscan_headers(struct cd_facts *f, struct cd_toolkit *t, const char *const 
 		if (!h->name || !header_name_ok(h->name))
 			continue;
 		h->present = CD_TRI_NO; /* until found in ROOT/include */
-		for (k = 0; k < c.n_inc; k++) {
-			if (fsu_join(p, sizeof(p), c.inc[k], h->name) || !file_is_reg(&f->root, p))
-				continue;
-			h->scope = c.scope[k];
-			h->present = !strcmp(h->scope, "include") ? CD_TRI_YES : CD_TRI_NO;
-			h->path = arena_strdup(&f->arena, p);
-			break;
-		}
+		find_file(f, &c.inc, h, "include", 0);
 	}
 }

@@ -234,8 +234,11 @@ static void select_home(struct tk_list *l, const char *nvcc_on_path)
 	}
 	tf->cuda_home = home;
 	tf->selected = find(l, home);
-	if (tf->selected != CD_UNK)
-		tf->nvcc_version = l->items[tf->selected].nvcc_version;
+	if (tf->selected == CD_UNK)
+		return;
+	tf->nvcc_version = l->items[tf->selected].nvcc_version;
+	/* What the link of a build with this toolkit finds beyond its -L. */
+	tkscan_linker(f, &l->items[tf->selected]);
 }
 
 void toolkit_probe(struct cd_facts *f)
