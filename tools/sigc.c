@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 #include "explain/sigdb.h"
 #include "explain/tmpl.h"
 
@@ -22,7 +23,8 @@ struct ctx {
 	struct sigdb *db;
 	hs_database_t *hs;
 	hs_scratch_t *scratch;
-	uint8_t *hit; /* per pattern: reported on the current line */
+	uint8_t *hit;	 /* per pattern: reported on the current line */
+	uint8_t *fb_hit; /* per fallback pattern: reported on the current line */
 };
 
 static int on_hit(unsigned int id, unsigned long long from, unsigned long long to,
@@ -35,6 +37,8 @@ static int on_hit(unsigned int id, unsigned long long from, unsigned long long t
 	(void)flags;
 	if (id < x->db->n_pat)
 		x->hit[id] = 1;
+	else if (id - x->db->n_pat < x->db->n_fb)
+		x->fb_hit[id - x->db->n_pat] = 1;
 	return 0;
 }
 
@@ -66,8 +70,9 @@ static int read_file(const char *path, struct cd_buf *b)
 static int compile_db(struct ctx *x)
 {
 	struct sigdb *db = x->db;
-	const char **exprs = calloc(db->n_pat, sizeof(*exprs));
-	unsigned *flags = calloc(db->n_pat, sizeof(*flags)), *ids = calloc(db->n_pat, sizeof(*ids));
+	size_t total = db->n_pat + db->n_fb;
+	const char **exprs = calloc(total, sizeof(*exprs));
+	unsigned *flags = calloc(total, sizeof(*flags)), *ids = calloc(total, sizeof(*ids));
 	struct cd_buf b;
 	hs_compile_error_t *ce = NULL;
 	hs_platform_info_t plat;
@@ -88,14 +93,25 @@ static int compile_db(struct ctx *x)
 		flags[i] = s->caseless ? HS_FLAG_CASELESS : 0;
 		ids[i] = (unsigned)i;
 	}
+	/* The fallback patterns follow, with ids n_pat + k: ^ and $ are line
+	 * bounds, and every line a pattern fits is reported. */
+	for (i = 0; i < db->n_fb; i++) {
+		exprs[db->n_pat + i] = strdup(db->fb[i].pattern);
+		if (!exprs[db->n_pat + i])
+			goto out;
+		flags[db->n_pat + i] =
+			HS_FLAG_MULTILINE | (db->fb[i].caseless ? HS_FLAG_CASELESS : 0);
+		ids[db->n_pat + i] = (unsigned)(db->n_pat + i);
+	}
 	/* A generic target: the database must load on any CPU the binary runs on;
 	 * the runtime library still picks its fastest code paths itself. */
 	memset(&plat, 0, sizeof(plat));
 	plat.tune = HS_TUNE_FAMILY_GENERIC;
-	if (hs_compile_multi(exprs, flags, ids, (unsigned)db->n_pat, HS_MODE_BLOCK, &plat, &x->hs,
+	if (hs_compile_multi(exprs, flags, ids, (unsigned)total, HS_MODE_BLOCK, &plat, &x->hs,
 			     &ce) != HS_SUCCESS) {
-		const struct sig *s =
-			ce->expression >= 0 ? &db->sigs[db->pat_sig[ce->expression]] : NULL;
+		const struct sig *s = ce->expression >= 0 && (size_t)ce->expression < db->n_pat
+					      ? &db->sigs[db->pat_sig[ce->expression]]
+					      : NULL;
 		fprintf(stderr, "%s:%zu: %s: %s (%s)\n", s ? s->file : "?", s ? s->line : 0,
 			s ? s->id : "?", ce->message,
 			ce->expression >= 0 ? exprs[ce->expression] : "");
@@ -104,7 +120,7 @@ static int compile_db(struct ctx *x)
 	}
 	rc = hs_alloc_scratch(x->hs, &x->scratch) == HS_SUCCESS ? 0 : -1;
 out:
-	for (i = 0; exprs && i < db->n_pat; i++)
+	for (i = 0; exprs && i < total; i++)
 		free((void *)exprs[i]);
 	free(exprs);
 	free(flags);
@@ -206,6 +222,28 @@ static int validate(struct ctx *x)
 				bad |= fail(s, "near miss matches", s->nomatch.v[j]);
 			else if (full)
 				bad |= fail(s, "near miss matches one pattern", s->nomatch.v[j]);
+		}
+	}
+	return bad;
+}
+
+/* Every fallback pattern matches its own example. */
+static int validate_fallback(struct ctx *x)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < x->db->n_fb; i++) {
+		const struct sig_fallback *fb = &x->db->fb[i];
+		memset(x->fb_hit, 0, x->db->n_fb);
+		hs_scan(x->hs, fb->example, (unsigned)strlen(fb->example), 0, x->scratch, on_hit,
+			x);
+		if (!x->fb_hit[i]) {
+			fprintf(stderr,
+				"explain_fallback.tsv: pattern %zu does not match its example:\n"
+				"    %s\n    %s\n",
+				i + 1, fb->pattern, fb->example);
+			bad = 1;
 		}
 	}
 	return bad;
@@ -316,7 +354,7 @@ int main(int argc, char **argv)
 {
 	struct sigdb db;
 	struct cd_err err = {0};
-	struct ctx x = {&db, NULL, NULL, NULL};
+	struct ctx x = {&db, NULL, NULL, NULL, NULL};
 	int i, rc = 1;
 
 	if (argc < 3) {
@@ -326,10 +364,11 @@ int main(int argc, char **argv)
 	sigdb_init(&db);
 	for (i = 2; i < argc; i++) {
 		struct cd_buf b;
+		int fallback = str_has_suffix(argv[i], ".tsv");
 		buf_init(&b, SIG_FILE_MAX + 1);
 		if (read_file(argv[i], &b) ||
-		    sigdb_parse(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""), b.len,
-				&err)) {
+		    (fallback ? sigdb_parse_fallback : sigdb_parse)(
+			    &db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""), b.len, &err)) {
 			if (err.code)
 				fprintf(stderr, "%s\n", err.msg);
 			buf_free(&b);
@@ -342,15 +381,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	x.hit = calloc(db.n_pat ? db.n_pat : 1, 1);
-	if (!x.hit || compile_db(&x))
+	x.fb_hit = calloc(db.n_fb ? db.n_fb : 1, 1);
+	if (!x.hit || !x.fb_hit || compile_db(&x))
 		goto out;
-	if (validate(&x) | categories(&db))
+	if (validate(&x) | validate_fallback(&x) | categories(&db))
 		goto out;
 	if (write_out(argv[1], &x) || write_ere(argv[1], &db))
 		goto out;
-	printf("sigc: %zu signatures, %zu patterns: every sample matches, every near miss "
-	       "does not\n",
-	       db.n, db.n_pat);
+	printf("sigc: %zu signatures, %zu patterns, %zu fallback patterns: every sample matches, "
+	       "every near miss does not\n",
+	       db.n, db.n_pat, db.n_fb);
 	rc = 0;
 out:
 	if (rc)
@@ -360,6 +400,7 @@ out:
 	if (x.hs)
 		hs_free_database(x.hs);
 	free(x.hit);
+	free(x.fb_hit);
 	sigdb_free(&db);
 	return rc;
 }

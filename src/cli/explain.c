@@ -14,8 +14,8 @@
 #include "explain/xcheck.h"
 #include "probe/probe.h"
 
-int explain_finish(struct xs_result *res, struct cd_opts *opts, int no_env, FILE *out,
-		   const char *command, int exit_status)
+int explain_finish(const struct xs_db *db, struct xs_result *res, struct cd_opts *opts, int no_env,
+		   FILE *out, const char *command, int exit_status)
 {
 	struct xr_opts ro = {opts->format, opts->color, opts->verbose, 0, command, exit_status};
 	const char *hdrs[XC_HEADERS_MAX];
@@ -23,7 +23,7 @@ int explain_finish(struct xs_result *res, struct cd_opts *opts, int no_env, FILE
 	struct cd_err err = {0};
 	int rc;
 
-	xs_rank(res);
+	xs_rank(res, db);
 	if (!no_env && res->n) {
 		facts_init(&f, opts);
 		if (root_init(&f.root, opts->root, &err) == 0) {
@@ -112,7 +112,7 @@ int cmd_explain(int argc, char **argv, struct cd_opts *opts)
 	if (rc) {
 		fprintf(stderr, "cuda-doctor explain: %s\n", err.msg);
 		rc = err.code == CD_EUSAGE ? CD_EXIT_USAGE : CD_EXIT_INTERNAL;
-	} else if (explain_finish(res, opts, no_env, stdout, "explain", -1)) {
+	} else if (explain_finish(db, res, opts, no_env, stdout, "explain", -1)) {
 		rc = CD_EXIT_INTERNAL;
 	} else {
 		rc = xr_has_error(res) ? CD_EXIT_FINDINGS : CD_EXIT_OK;

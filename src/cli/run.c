@@ -201,11 +201,11 @@ static int parse(int argc, char **argv, const char **log, int *no_env, int *cmd_
 	return 0;
 }
 
-static int finish(struct runctx *c, struct xs_result *res, struct cd_opts *opts, int no_env,
-		  int status)
+static int finish(struct runctx *c, const struct xs_db *db, struct xs_result *res,
+		  struct cd_opts *opts, int no_env, int status)
 {
 	if (c->sc && xs_finish(c->sc) == 0 && status != 0) {
-		if (explain_finish(res, opts, no_env, stderr, "run", status))
+		if (explain_finish(db, res, opts, no_env, stderr, "run", status))
 			fprintf(stderr, "cuda-doctor run: could not print the diagnosis\n");
 	} else if (!c->sc && status != 0) {
 		fprintf(stderr, "cuda-doctor run: exit status %d (output not scanned)\n", status);
@@ -265,7 +265,7 @@ int cmd_run(int argc, char **argv, struct cd_opts *opts)
 	child_pid = 0;
 	for (i = 0; i < 4; i++)
 		sigaction(sigs[i], &old[i], NULL);
-	status = finish(c, res, opts, no_env, status);
+	status = finish(c, db, res, opts, no_env, status);
 out:
 	for (i = 0; i < 2; i++) {
 		if (out[i] >= 0)

@@ -161,3 +161,15 @@ const char *str_bytes(char *buf, size_t cap, int64_t b)
 		memmove(dot, dot + 2, strlen(dot + 2) + 1);
 	return buf;
 }
+
+uint64_t str_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}

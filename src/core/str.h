@@ -33,4 +33,8 @@ void ver_cuda_str(int v, char *out, size_t cap);
  * value (CD_UNK). Returns buf. */
 const char *str_bytes(char *buf, size_t cap, int64_t b);
 
+/* FNV-1a over n bytes, continuing from h (start with STR_FNV_SEED). */
+#define STR_FNV_SEED 0xcbf29ce484222325ULL
+uint64_t str_fnv1a(uint64_t h, const void *p, size_t n);
+
 #endif

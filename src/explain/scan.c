@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/str.h"
+#include "explain/keyfact.h"
 #include "explain/tmpl.h"
 #include "kb/kb.h"
 
@@ -24,7 +25,73 @@ extern const uint64_t xs_sig_hash;
 struct xs_db {
 	struct sigdb sigs;
 	hs_database_t *hs;
+	/* causes[a] bit b: category a causes category b (explain_causes.tsv,
+	 * closed transitively) */
+	uint32_t causes[32];
 };
+
+/* Read data/explain_causes.tsv into db->causes and close it transitively;
+ * an unknown category or a cycle is CD_EINTERNAL (the data is wrong). */
+static int load_causes(struct xs_db *db, struct cd_err *err)
+{
+	struct kb_tsv *t = malloc(sizeof(*t));
+	size_t n = 0, a, b, k;
+	int rc = 0;
+
+	if (!t)
+		return err_set(err, CD_ENOMEM, "out of memory");
+	while (sig_categories[n])
+		n++;
+	if (n > 32 || kb_tsv_open(t, "explain_causes.tsv")) {
+		free(t);
+		return err_set(err, CD_EINTERNAL, "explain_causes.tsv is missing");
+	}
+	while (!rc && kb_tsv_next(t)) {
+		int c = sig_category_index(kb_tsv_get(t, "cause"));
+		int e = sig_category_index(kb_tsv_get(t, "effect"));
+		if (c < 0 || e < 0 || c == e)
+			rc = err_set(err, CD_EINTERNAL,
+				     "explain_causes.tsv:%zu: not two categories", t->lineno);
+		else
+			db->causes[c] |= (uint32_t)1 << e;
+	}
+	free(t);
+	for (k = 0; k < n; k++) /* Warshall: through category k */
+		for (a = 0; a < n; a++)
+			if (db->causes[a] >> k & 1)
+				db->causes[a] |= db->causes[k];
+	for (a = 0; !rc && a < n; a++)
+		if (db->causes[a] >> a & 1)
+			rc = err_set(err, CD_EINTERNAL, "explain_causes.tsv: %s causes itself",
+				     sig_categories[a]);
+	(void)b;
+	return rc;
+}
+
+const struct sig xs_sig_unknown = {
+	.id = "unknown-failure",
+	.category = "unknown",
+	.severity = CD_SEV_WARNING,
+	.role = SIG_CAUSE,
+	.title = "no known failure matched; these lines look most like it",
+	.explain = "No signature of cuda-doctor matched this log. The lines shown are the ones "
+		   "that look most like the failure: the last exception and its message, error: "
+		   "lines, failed steps and non-zero exits. Most CUDA failures come from the "
+		   "environment: the driver and the CUDA version it supports, the GPUs, the "
+		   "toolkit, the libraries torch loads.",
+	.fix = {3,
+		{"cuda-doctor check   # the driver, GPUs, toolkit and the libraries torch would "
+		 "load",
+		 "cuda-doctor jit     # when the failure is a build of a CUDA extension",
+		 "search the project's issues for the exact message of the last line shown"}},
+};
+
+static char *clean_copy(struct cd_arena *a, const uint8_t *p, size_t n);
+
+enum { XS_ENC_UNDECIDED = 0, XS_ENC_RAW, XS_ENC_UTF16LE, XS_ENC_UTF16BE };
+
+struct xs_scanner;
+static int decide(struct xs_scanner *s);
 
 #define PENDING_MAX 32
 
@@ -46,7 +113,12 @@ struct xs_scanner {
 	int prev_file;		      /* the line before buf[0]'s line is a traceback "File" line */
 	size_t prev_col, prev_blanks; /* where its blanks before "File" are */
 	int last_partial;	      /* the input did not end with a line break */
-	int has_last;		      /* the last recorded hit, for multi-line messages */
+	int enc;		      /* XS_ENC_*: decided on the first bytes */
+	int cr_only; /* lines end with '\r' alone (classic Mac, some Windows tools) */
+	uint8_t odd; /* UTF-16: the first byte of a split code unit */
+	int has_odd;
+	uint32_t hi;  /* UTF-16: a high surrogate waiting for its pair */
+	int has_last; /* the last recorded hit, for multi-line messages */
 	uint32_t last_sig, last_diag;
 	uint64_t last_line;
 	int finished;
@@ -75,6 +147,8 @@ int xs_db_open(struct xs_db **out, struct cd_err *err)
 	rc = sigdb_load_kb(&db->sigs, err);
 	if (!rc && db->sigs.hash != xs_sig_hash)
 		rc = err_set(err, CD_EINTERNAL, "signature database does not match its patterns");
+	if (!rc)
+		rc = load_causes(db, err);
 	if (!rc &&
 	    hs_deserialize_database((const char *)xs_hsdb, xs_hsdb_len, &db->hs) != HS_SUCCESS)
 		rc = err_set(err, CD_EINTERNAL, "cannot load the compiled signature database");
@@ -119,7 +193,11 @@ int sigdb_load_kb(struct sigdb *db, struct cd_err *err)
 		if (rc)
 			return rc;
 	}
-	return sigdb_finish(db, err);
+	f = kb_get("explain_fallback.tsv");
+	if (!f)
+		return err_set(err, CD_EINTERNAL, "explain_fallback.tsv is missing");
+	rc = sigdb_parse_fallback(db, f->name, f->data, f->len, err);
+	return rc ? rc : sigdb_finish(db, err);
 }
 
 const struct sigdb *xs_db_sigs(const struct xs_db *db)
@@ -181,6 +259,13 @@ static int diag_tier(const struct xs_diag *d)
 	return d->sig->role == SIG_CAUSE ? 0 : 1;
 }
 
+/* How many categories of the other causes in the log can cause this one's
+ * (explain_causes.tsv): 0 for a root cause. Filled by xs_rank. */
+static int diag_depth(const struct xs_diag *d)
+{
+	return d->depth;
+}
+
 static int diag_cmp(const void *a, const void *b)
 {
 	const struct xs_diag *x = a, *y = b;
@@ -188,6 +273,8 @@ static int diag_cmp(const void *a, const void *b)
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
+	if (diag_depth(x) != diag_depth(y))
+		return diag_depth(x) < diag_depth(y) ? -1 : 1;
 	if (x->sig->role != y->sig->role)
 		return x->sig->role < y->sig->role ? -1 : 1;
 	if (x->sig->severity != y->sig->severity)
@@ -201,8 +288,91 @@ static int diag_cmp(const void *a, const void *b)
 	return strcmp(x->sig->id, y->sig->id);
 }
 
-void xs_rank(struct xs_result *r)
+static int by_line(const void *a, const void *b)
 {
+	const struct xs_cand *x = a, *y = b;
+
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Is the line one a diagnosis already explains (among its first lines)? */
+static int explained(const struct xs_result *r, const struct xs_cand *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++)
+		for (j = 0; j < r->d[i].n_lines; j++)
+			if (r->d[i].input == c->input && r->d[i].lines[j] == c->line)
+				return 1;
+	return 0;
+}
+
+/* No cause or symptom was found: the diagnosis of last resort, from the
+ * candidates no diagnosis explains, when one of them is heavy enough to be
+ * a failure. */
+static void add_unknown(struct xs_result *r)
+{
+	struct xs_diag *d;
+	const struct xs_cand *best = NULL;
+	size_t i;
+	char *text;
+	uint32_t input;
+	uint64_t line;
+
+	for (i = 0; i < r->n; i++)
+		if (diag_tier(&r->d[i]) < 2)
+			return;
+	for (i = 0; i < r->n_cand;) /* lines an informational diagnosis explains */
+		if (explained(r, &r->cand[i]))
+			r->cand[i] = r->cand[--r->n_cand];
+		else
+			i++;
+	for (i = 0; i < r->n_cand; i++)
+		if (!best || r->cand[i].weight > best->weight ||
+		    (r->cand[i].weight == best->weight && by_line(&r->cand[i], best) > 0))
+			best = &r->cand[i];
+	if (!best || best->weight < SIG_FALLBACK_SEED || r->n >= XS_DIAG_MAX)
+		return;
+	text = clean_copy(&r->arena, (const uint8_t *)best->text, best->n);
+	input = best->input;
+	line = best->line;
+	qsort(r->cand, r->n_cand, sizeof(r->cand[0]), by_line);
+	d = &r->d[r->n];
+	memset(d, 0, sizeof(*d));
+	d->sig = &xs_sig_unknown;
+	d->input = input;
+	d->first_line = line;
+	d->text = text;
+	for (i = 0; i < r->n_cand; i++) {
+		d->count++;
+		d->inputs |= (uint64_t)1 << (r->cand[i].input % 64);
+		d->lines[d->n_lines] = r->cand[i].line;
+		d->line_text[d->n_lines++] =
+			clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
+	}
+	r->n++;
+}
+
+void xs_rank(struct xs_result *r, const struct xs_db *db)
+{
+	uint32_t present = 0;
+	size_t i, c;
+
+	add_unknown(r);
+
+	for (i = 0; i < r->n; i++) /* the categories of the causes found */
+		if (diag_tier(&r->d[i]) == 0 &&
+		    (c = (size_t)sig_category_index(r->d[i].sig->category)) < 32)
+			present |= (uint32_t)1 << c;
+	for (i = 0; i < r->n; i++) {
+		int k = sig_category_index(r->d[i].sig->category), depth = 0;
+		for (c = 0; k >= 0 && c < 32; c++)
+			if ((present >> c & 1) && (db->causes[c] >> k & 1))
+				depth++;
+		r->d[i].depth = depth;
+	}
 	qsort(r->d, r->n, sizeof(r->d[0]), diag_cmp);
 	memset(r->slots, 0, sizeof(r->slots)); /* indexes are stale after sorting */
 }
@@ -373,18 +543,6 @@ static int in_code(const struct xs_scanner *sc, size_t s, size_t se)
 	       is_code_line(c + s, se - s, col, blanks);
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 /* Copy with control bytes made visible as '?' (a tab becomes a space). */
 static char *clean_copy(struct cd_arena *a, const uint8_t *p, size_t n)
 {
@@ -413,9 +571,14 @@ struct hit {
 	size_t text_n;
 };
 
-static size_t cap_len(const struct tmpl_cap *c)
+/* The canonical value of capture i of a hit (keyfact.h) in buf. */
+static const char *cap_value(const struct hit *h, size_t i, char *buf, size_t cap)
 {
-	return c->len < XS_FACT_MAX ? c->len : XS_FACT_MAX;
+	const struct tmpl_cap *c = &h->caps[i];
+	size_t n = c->len < XS_FACT_MAX ? c->len : XS_FACT_MAX;
+
+	keyfact_norm(h->t->cap_names[i], h->w + c->off, n, buf, cap);
+	return buf;
 }
 
 /* Causes are told apart by their facts (two missing headers are two
@@ -423,15 +586,16 @@ static size_t cap_len(const struct tmpl_cap *c)
  * "build stopped" and CalledProcessError are the same failed build). */
 static uint64_t hit_hash(const struct hit *h, int by_facts)
 {
-	uint64_t v = fnv(0xcbf29ce484222325ULL, &h->sig, sizeof(h->sig));
+	uint64_t v = str_fnv1a(STR_FNV_SEED, &h->sig, sizeof(h->sig));
+	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; by_facts && h->ok && i < h->t->n_caps; i++) {
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
-		v = fnv(v, h->t->cap_names[i], strlen(h->t->cap_names[i]) + 1);
-		v = fnv(v, h->w + h->caps[i].off, cap_len(&h->caps[i]));
-		v = fnv(v, "", 1);
+		v = str_fnv1a(v, h->t->cap_names[i], strlen(h->t->cap_names[i]) + 1);
+		cap_value(h, i, buf, sizeof(buf));
+		v = str_fnv1a(v, buf, strlen(buf) + 1);
 	}
 	return v;
 }
@@ -440,24 +604,18 @@ static uint64_t hit_hash(const struct hit *h, int by_facts)
  * only no fact may conflict (a fact d lacks is added to it). */
 static int same_facts(const struct xs_diag *d, const struct hit *h, int by_facts)
 {
+	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; h->ok && i < h->t->n_caps; i++) {
 		const char *v;
-		size_t n = cap_len(&h->caps[i]), j;
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
 		v = xs_fact(d, h->t->cap_names[i]);
 		if (!v && !by_facts)
 			continue;
-		if (!v || strlen(v) != n)
+		if (!v || strcmp(v, cap_value(h, i, buf, sizeof(buf))))
 			return 0;
-		for (j = 0; j < n; j++) { /* values were stored cleaned */
-			uint8_t c = h->w[h->caps[i].off + j];
-			char e = c == '\t' ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-			if (v[j] != e)
-				return 0;
-		}
 	}
 	return 1;
 }
@@ -479,6 +637,7 @@ static void add_location(struct xs_diag *d, uint32_t input, uint64_t line, int r
 
 static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit *h)
 {
+	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
 	for (i = 0; h->ok && i < h->t->n_caps && d->n_facts < XS_FACTS_MAX; i++) {
@@ -488,7 +647,7 @@ static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit 
 			continue; /* a continuation line does not overwrite a fact */
 		f = &d->facts[d->n_facts];
 		f->name = h->t->cap_names[i];
-		f->value = clean_copy(&r->arena, h->w + c->off, cap_len(c));
+		f->value = arena_strdup(&r->arena, cap_value(h, i, buf, sizeof(buf)));
 		if (!f->value)
 			return;
 		d->n_facts++;
@@ -510,6 +669,7 @@ static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct hit 
  * diagnosis of the first line and add their facts to it. */
 static int continue_last(struct xs_scanner *s, const struct hit *h)
 {
+	char buf[XS_FACT_MAX + 1];
 	struct xs_diag *d;
 	size_t i;
 
@@ -521,9 +681,7 @@ static int continue_last(struct xs_scanner *s, const struct hit *h)
 		return 0;
 	for (i = 0; h->ok && i < h->t->n_caps; i++) { /* a different value: a new message */
 		const char *v = xs_fact(d, h->t->cap_names[i]);
-		size_t n = cap_len(&h->caps[i]);
-		if (h->caps[i].off != SIZE_MAX && v &&
-		    (strlen(v) != n || memcmp(v, h->w + h->caps[i].off, n)))
+		if (h->caps[i].off != SIZE_MAX && v && strcmp(v, cap_value(h, i, buf, sizeof(buf))))
 			return 0;
 	}
 	fill_facts(s->res, d, h);
@@ -599,21 +757,6 @@ static uint64_t line_of(struct xs_scanner *s, size_t pos)
 	return s->cnt_line;
 }
 
-static const struct pending *best_pending(const struct xs_scanner *s)
-{
-	const struct sig *sigs = s->db->sigs.sigs;
-	const struct pending *b = &s->pend[0];
-	size_t i;
-
-	for (i = 1; i < s->n_pend; i++) {
-		const struct pending *p = &s->pend[i];
-		if (sigs[p->sig].priority > sigs[b->sig].priority ||
-		    (sigs[p->sig].priority == sigs[b->sig].priority && p->sig < b->sig))
-			b = p;
-	}
-	return b;
-}
-
 static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
 {
 	size_t i, k = 0;
@@ -624,17 +767,22 @@ static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
 }
 
 /* Of a signature's patterns, the one that captures the most facts on this
- * line ("... (11.8) mismatches ... PyTorch (12.4)" over its shorter form). */
-static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n)
+ * line ("... (11.8) mismatches ... PyTorch (12.4)" over its shorter form).
+ * With need >= 0 (a window of several lines) a match must cover that offset,
+ * the end of the anchor the database found, so a message is found from its
+ * own line, never only from its neighbours. */
+static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n, long need)
 {
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
-	size_t i, best = 0;
+	size_t i, best = 0, st, en;
 
 	h->t = sg->tmpl[hit_slot];
 	h->ok = 0;
 	for (i = 0; i < sg->pattern.n; i++) {
 		size_t k;
-		if (tmpl_match(sg->tmpl[i], h->w, n, caps) != 1)
+		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en) != 1)
+			continue;
+		if (need >= 0 && ((size_t)need <= st || (size_t)need > en))
 			continue;
 		k = caps_set(sg->tmpl[i], caps);
 		if (h->ok && k <= best)
@@ -646,34 +794,97 @@ static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, 
 	}
 }
 
+/* The start of the line XS_JOIN_LINES before the one starting at s (within
+ * the chunk and XS_JOIN_BYTES), and the end of the line as many after e. */
+static size_t join_start(const struct xs_scanner *s, size_t at)
+{
+	size_t lim = at > XS_JOIN_BYTES ? at - XS_JOIN_BYTES : 0, k = 0;
+
+	while (at > lim && k < XS_JOIN_LINES) {
+		at--; /* the break before the line */
+		if (at > lim && s->c[at] == '\n' && s->c[at - 1] == '\r')
+			at--;
+		while (at > lim && !is_break(s->c[at - 1]))
+			at--;
+		k++;
+	}
+	return at;
+}
+
+static size_t join_end(const struct xs_scanner *s, size_t at)
+{
+	size_t lim = s->cn - at > XS_JOIN_BYTES ? at + XS_JOIN_BYTES : s->cn, k = 0;
+
+	while (at < lim && k < XS_JOIN_LINES) {
+		at += (s->c[at] == '\r' && at + 1 < lim && s->c[at + 1] == '\n') ? 2 : 1;
+		while (at < lim && !is_break(s->c[at]))
+			at++;
+		k++;
+	}
+	return at;
+}
+
+/* Try the candidates, highest priority first, on [ws, we) of the chunk;
+ * multi: the window spans several lines. Returns the winner or NULL. */
+static const struct pending *try_window(struct xs_scanner *s, const struct pending *cand, size_t nc,
+					struct hit *h, int multi)
+{
+	const struct sig *sigs = s->db->sigs.sigs;
+	size_t i;
+
+	for (i = 0; i < nc; i++) {
+		const struct pending *c = &cand[i];
+		size_t ws, we;
+		memset(h, 0, sizeof(*h));
+		h->sig = c->sig;
+		if (multi) {
+			ws = join_start(s, s->seg_s);
+			we = join_end(s, s->seg_e);
+		} else {
+			ws = c->to - s->seg_s > XS_WINDOW ? c->to - XS_WINDOW : s->seg_s;
+			we = s->seg_e - c->to > XS_WINDOW ? c->to + XS_WINDOW : s->seg_e;
+		}
+		h->w = s->c + ws;
+		best_template(&sigs[c->sig], c->slot, h, we - ws, multi ? (long)(c->to - ws) : -1);
+		if (h->ok)
+			return c;
+	}
+	return NULL;
+}
+
+static int by_priority(const void *a, const void *b, const struct sig *sigs)
+{
+	const struct pending *x = a, *y = b;
+
+	if (sigs[x->sig].priority != sigs[y->sig].priority)
+		return sigs[x->sig].priority > sigs[y->sig].priority ? -1 : 1;
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
 /* The segment's candidates, highest priority first: the first whose
  * template really matches the line is the hit (the database only found its
- * anchor literal). */
+ * anchor literal). When none does, the message may wrap onto the lines
+ * around it: the same candidates are tried on those lines joined. */
 static void flush(struct xs_scanner *s)
 {
 	const struct sig *sigs = s->db->sigs.sigs;
-	const struct pending *p = NULL;
+	struct pending cand[PENDING_MAX];
+	const struct pending *p;
 	struct hit h;
-	size_t ws, we, ts, te;
+	size_t nc = s->n_pend, i, j, ts, te;
 
 	s->seg_open = 0;
-	while (s->n_pend) {
-		size_t bi = (size_t)(best_pending(s) - s->pend);
-		struct pending c = s->pend[bi];
-		s->pend[bi] = s->pend[--s->n_pend];
-		memset(&h, 0, sizeof(h));
-		h.sig = c.sig;
-		ws = c.to - s->seg_s > XS_WINDOW ? c.to - XS_WINDOW : s->seg_s;
-		we = s->seg_e - c.to > XS_WINDOW ? c.to + XS_WINDOW : s->seg_e;
-		h.w = s->c + ws;
-		best_template(&sigs[c.sig], c.slot, &h, we - ws);
-		if (h.ok) {
-			s->pend[s->n_pend] = c; /* keep it where p can point */
-			p = &s->pend[s->n_pend];
-			break;
-		}
-	}
+	memcpy(cand, s->pend, nc * sizeof(cand[0]));
 	s->n_pend = 0;
+	for (i = 1; i < nc; i++) /* insertion sort: a handful of candidates */
+		for (j = i; j > 0 && by_priority(&cand[j], &cand[j - 1], sigs) < 0; j--) {
+			struct pending tmp = cand[j];
+			cand[j] = cand[j - 1];
+			cand[j - 1] = tmp;
+		}
+	p = try_window(s, cand, nc, &h, 0);
+	if (!p)
+		p = try_window(s, cand, nc, &h, 1);
 	if (!p)
 		return;
 	s->res->hits++;
@@ -711,6 +922,49 @@ static void open_segment(struct xs_scanner *s, size_t to)
 	s->seg_open = 1;
 }
 
+/* Keep the line around `to` among the candidates of last resort: the
+ * heaviest and, of equal weight, the latest (the last exception of a log is
+ * the one that ended it). Traceback source lines are not candidates. */
+static void on_fallback(struct xs_scanner *s, int weight, size_t to)
+{
+	struct xs_result *r = s->res;
+	struct xs_cand *c = NULL;
+	size_t b = to, e = to, i;
+	uint64_t line;
+
+	if (r->n_cand == XS_CAND_MAX) { /* the lightest, earliest one goes */
+		c = &r->cand[0];
+		for (i = 1; i < r->n_cand; i++)
+			if (r->cand[i].weight < c->weight ||
+			    (r->cand[i].weight == c->weight && r->cand[i].input == c->input &&
+			     r->cand[i].line < c->line))
+				c = &r->cand[i];
+		if (weight < c->weight)
+			return;
+	}
+	while (b > 0 && !is_break(s->c[b - 1]) && to - b < XS_TEXT_MAX)
+		b--;
+	while (e < s->cn && !is_break(s->c[e]) && e - b < XS_TEXT_MAX)
+		e++;
+	line = line_of(s, b);
+	for (i = 0; i < r->n_cand; i++) /* another pattern on the same line */
+		if (r->cand[i].input == s->input && r->cand[i].line == line) {
+			if (weight > r->cand[i].weight)
+				r->cand[i].weight = weight;
+			return;
+		}
+	if ((b == 0 || is_break(s->c[b - 1])) && e < s->cn && in_code(s, b, e))
+		return;
+	if (!c)
+		c = &r->cand[r->n_cand++];
+	c->input = s->input;
+	c->line = line;
+	c->weight = weight;
+	c->n = e - b;
+	memcpy(c->text, s->c + b, c->n);
+	c->text[c->n] = '\0';
+}
+
 static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
 		    unsigned int flags, void *ctx)
 {
@@ -720,8 +974,13 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 
 	(void)from;
 	(void)flags;
-	if (to <= s->skip_to || to == 0 || id >= s->db->sigs.n_pat)
+	if (to <= s->skip_to || to == 0)
 		return 0;
+	if (id >= s->db->sigs.n_pat) {
+		if (id - s->db->sigs.n_pat < s->db->sigs.n_fb)
+			on_fallback(s, s->db->sigs.fb[id - s->db->sigs.n_pat].weight, (size_t)to);
+		return 0;
+	}
 	if (!s->seg_open || to <= s->seg_s || to > s->seg_e)
 		open_segment(s, (size_t)to);
 	sig = s->db->sigs.pat_sig[id];
@@ -802,8 +1061,21 @@ static void scan_chunk(struct xs_scanner *s, size_t m)
  * buffer without a break, keeping XS_OVERLAP bytes to scan again). */
 static int process(struct xs_scanner *s, int final)
 {
-	size_t cut = final ? s->len : last_break(s->buf, s->len), m;
+	size_t cut, m;
 	int forced = 0;
+
+	if (s->enc == XS_ENC_UNDECIDED) {
+		int rc = decide(s);
+		if (rc)
+			return s->err = rc;
+		if (!final && s->len < XS_BUF)
+			return s->err; /* UTF-16 shrank to less than a buffer: read on */
+	}
+	if (s->cr_only)
+		for (m = 0; m < s->len; m++)
+			if (s->buf[m] == '\r')
+				s->buf[m] = '\n';
+	cut = final ? s->len : last_break(s->buf, s->len);
 
 	if (!cut) {
 		if (s->len < XS_BUF)
@@ -872,14 +1144,11 @@ static void count_bytes(struct xs_scanner *s, size_t n)
 		s->res->inputs[s->input].bytes += n;
 }
 
-int xs_feed(struct xs_scanner *s, const void *p, size_t n)
+/* Append bytes that are already the scanner's text (UTF-8 or raw). */
+static int append(struct xs_scanner *s, const uint8_t *b, size_t n)
 {
-	const uint8_t *b = p;
 	int rc;
 
-	if (s->finished)
-		return CD_EINTERNAL;
-	count_bytes(s, n);
 	while (n) {
 		size_t k = XS_BUF - s->len;
 		if (!k) {
@@ -898,6 +1167,142 @@ int xs_feed(struct xs_scanner *s, const void *p, size_t n)
 	return s->err;
 }
 
+static size_t put_utf8(uint8_t *o, uint32_t c)
+{
+	if (c < 0x80) {
+		o[0] = (uint8_t)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (uint8_t)(0xc0 | c >> 6);
+		o[1] = (uint8_t)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (uint8_t)(0xe0 | c >> 12);
+		o[1] = (uint8_t)(0x80 | (c >> 6 & 0x3f));
+		o[2] = (uint8_t)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (uint8_t)(0xf0 | c >> 18);
+	o[1] = (uint8_t)(0x80 | (c >> 12 & 0x3f));
+	o[2] = (uint8_t)(0x80 | (c >> 6 & 0x3f));
+	o[3] = (uint8_t)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* UTF-16 (a PowerShell redirect) into UTF-8, in blocks; a code unit or a
+ * surrogate pair split between two calls is carried over; a lone surrogate
+ * becomes U+FFFD. */
+static int feed_utf16(struct xs_scanner *s, const uint8_t *b, size_t n)
+{
+	uint8_t out[16384];
+	size_t o = 0, i = 0;
+	int rc;
+
+	while (i < n) {
+		uint8_t u0, u1;
+		uint32_t c;
+		if (s->has_odd) {
+			u0 = s->odd;
+			u1 = b[i++];
+			s->has_odd = 0;
+		} else if (i + 1 < n) {
+			u0 = b[i];
+			u1 = b[i + 1];
+			i += 2;
+		} else {
+			s->odd = b[i++];
+			s->has_odd = 1;
+			break;
+		}
+		c = s->enc == XS_ENC_UTF16LE ? (uint32_t)(u0 | u1 << 8) : (uint32_t)(u1 | u0 << 8);
+		if (s->hi) {
+			uint32_t hi = s->hi;
+			s->hi = 0;
+			if (c >= 0xdc00 && c <= 0xdfff) {
+				o += put_utf8(out + o,
+					      0x10000 + ((hi - 0xd800) << 10) + (c - 0xdc00));
+				goto flush;
+			}
+			o += put_utf8(out + o, 0xfffd);
+		}
+		if (c >= 0xd800 && c <= 0xdbff)
+			s->hi = c;
+		else if (c >= 0xdc00 && c <= 0xdfff)
+			o += put_utf8(out + o, 0xfffd);
+		else if (c != 0xfeff || s->line > 1 || s->len || o) /* a BOM is no text */
+			o += put_utf8(out + o, c);
+	flush:
+		if (o > sizeof(out) - 8) {
+			rc = append(s, out, o);
+			if (rc)
+				return rc;
+			o = 0;
+		}
+	}
+	return o ? append(s, out, o) : s->err;
+}
+
+/* UTF-16 by its byte order mark, or by ASCII text with every other byte
+ * NUL in the first 256 bytes. */
+static int detect_enc(const uint8_t *p, size_t n)
+{
+	size_t i, k = n < 256 ? n & ~(size_t)1 : 256, z_odd = 0, z_even = 0;
+
+	if (n >= 2 && p[0] == 0xff && p[1] == 0xfe)
+		return XS_ENC_UTF16LE;
+	if (n >= 2 && p[0] == 0xfe && p[1] == 0xff)
+		return XS_ENC_UTF16BE;
+	if (k < 16)
+		return XS_ENC_RAW;
+	for (i = 0; i < k; i += 2) {
+		z_even += !p[i];
+		z_odd += !p[i + 1];
+	}
+	if (z_odd * 10 >= k / 2 * 9 && z_even * 10 < k / 2)
+		return XS_ENC_UTF16LE;
+	if (z_even * 10 >= k / 2 * 9 && z_odd * 10 < k / 2)
+		return XS_ENC_UTF16BE;
+	return XS_ENC_RAW;
+}
+
+/* On the first bytes of an input: UTF-16 is decoded from then on (what is in
+ * the buffer already is taken out and fed again), and a text whose lines end
+ * with '\r' alone has them read as line ends. */
+static int decide(struct xs_scanner *s)
+{
+	uint8_t *raw;
+	size_t n = s->len;
+	int rc;
+
+	s->enc = detect_enc(s->buf, s->len);
+	if (s->enc != XS_ENC_RAW) {
+		raw = malloc(n ? n : 1);
+		if (!raw)
+			return CD_ENOMEM;
+		memcpy(raw, s->buf, n);
+		s->len = 0;
+		rc = feed_utf16(s, raw, n);
+		free(raw);
+		if (rc)
+			return rc;
+	}
+	if (s->len && memchr(s->buf, '\r', s->len) && !memchr(s->buf, '\n', s->len))
+		s->cr_only = 1;
+	return 0;
+}
+
+int xs_feed(struct xs_scanner *s, const void *p, size_t n)
+{
+	if (s->finished)
+		return CD_EINTERNAL;
+	count_bytes(s, n);
+	if (s->enc == XS_ENC_UTF16LE || s->enc == XS_ENC_UTF16BE)
+		return feed_utf16(s, p, n);
+	return append(s, p, n);
+}
+
 int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err)
 {
 	ssize_t k;
@@ -908,6 +1313,20 @@ int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err)
 	for (;;) {
 		if (s->len == XS_BUF && (rc = process(s, 0)) != 0)
 			return err_set(err, rc, "scan failed");
+		if (s->enc == XS_ENC_UTF16LE || s->enc == XS_ENC_UTF16BE) {
+			uint8_t raw[65536];
+			k = read(fd, raw, sizeof(raw));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return err_set(err, CD_EIO, "read: %s", strerror(errno));
+			if (k == 0)
+				return 0;
+			count_bytes(s, (size_t)k);
+			if ((rc = feed_utf16(s, raw, (size_t)k)) != 0)
+				return err_set(err, rc, "scan failed");
+			continue;
+		}
 		k = read(fd, s->buf + s->len, XS_BUF - s->len);
 		if (k < 0 && errno == EINTR)
 			continue;

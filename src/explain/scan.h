@@ -29,6 +29,9 @@
 #define XS_ENV_MAX    16
 #define XS_INPUTS_MAX 64
 #define XS_CONT_LINES 3 /* hits of one signature this close continue one message */
+#define XS_JOIN_LINES 2 /* a message that wraps is looked for this many lines either side */
+#define XS_JOIN_BYTES 2048
+#define XS_CAND_MAX   6 /* lines kept for the diagnosis of last resort */
 
 struct xs_db;
 
@@ -57,8 +60,21 @@ struct xs_diag {
 	uint64_t hash;
 	size_t n_ranks; /* distinct ranks seen ("[rank3]:", "[default3]:") */
 	uint8_t ranks[XS_RANKS / 8];
+	int depth;    /* categories of other causes found that cause this one's (xs_rank) */
 	size_t n_env; /* filled by the environment cross-check */
 	const char *env[XS_ENV_MAX];
+	/* `unknown` only: the text of each line in lines[] (the lines that look
+	 * most like the failure, in line order) */
+	const char *line_text[XS_LINES_MAX];
+};
+
+/* A line that looks like a failure (data/explain_fallback.tsv). */
+struct xs_cand {
+	uint32_t input;
+	uint64_t line;
+	int weight;
+	size_t n;
+	char text[XS_TEXT_MAX + 1];
 };
 
 struct xs_result {
@@ -70,6 +86,8 @@ struct xs_result {
 	uint64_t hits;			 /* lines a signature matched */
 	uint64_t code_lines;		 /* hits skipped as traceback source lines */
 	uint64_t cut_lines;		 /* lines longer than XS_BUF */
+	size_t n_cand;			 /* the heaviest, latest failure-looking lines */
+	struct xs_cand cand[XS_CAND_MAX];
 	size_t n_inputs;
 	struct {
 		const char *name;
@@ -82,9 +100,17 @@ struct xs_result *xs_result_new(void);
 void xs_result_free(struct xs_result *r);
 /* Register an input; returns its index or -1 past XS_INPUTS_MAX. */
 int xs_result_input(struct xs_result *r, const char *name);
-/* Order: causes before symptoms, errors before warnings before info, then
- * by input and first line (the earliest cause in a log is the root one). */
-void xs_rank(struct xs_result *r);
+/* The signature of the diagnosis of last resort, category "unknown": when
+ * no signature's cause or symptom is found, xs_rank puts it first, with the
+ * lines that look most like the failure. */
+extern const struct sig xs_sig_unknown;
+
+/* Order: causes before symptoms before info; among causes, one whose
+ * category another cause found can cause (data/explain_causes.tsv: a
+ * shadowing LD_LIBRARY_PATH causes the undefined symbol) after that one;
+ * then errors before warnings, then by input and first line (the earliest
+ * cause in a log is the root one). */
+void xs_rank(struct xs_result *r, const struct xs_db *db);
 const char *xs_fact(const struct xs_diag *d, const char *name);
 int xs_has_rank(const struct xs_diag *d, unsigned rank);
 

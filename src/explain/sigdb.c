@@ -44,7 +44,7 @@ void sigdb_init(struct sigdb *db)
 	memset(db, 0, sizeof(*db));
 	arena_init(&db->arena);
 	db->arena.max_total = (size_t)32 << 20;
-	db->hash = 0xcbf29ce484222325ULL;
+	db->hash = STR_FNV_SEED;
 }
 
 void sigdb_free(struct sigdb *db)
@@ -60,13 +60,7 @@ void sigdb_free(struct sigdb *db)
 
 static void hash_bytes(struct sigdb *db, const void *p, size_t n)
 {
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		db->hash ^= b[i];
-		db->hash *= 0x100000001b3ULL;
-	}
+	db->hash = str_fnv1a(db->hash, p, n);
 }
 
 struct parser {
@@ -107,6 +101,7 @@ static struct sig *new_sig(struct parser *ps)
 	s->severity = CD_SEV_ERROR;
 	s->role = SIG_CAUSE;
 	s->priority = 50;
+	s->caseless = 1; /* other tools print the same words in other cases */
 	s->file = ps->file;
 	s->line = ps->lineno;
 	return s;
@@ -158,9 +153,12 @@ static int set_enum(struct parser *ps, const char *key, const char *v)
 			return perr(ps, "priority must be 0..100:", v);
 		s->priority = pr;
 	} else if (!strcmp(key, "flags")) {
-		if (strcmp(v, "caseless"))
-			return perr(ps, "the only flag is caseless:", v);
-		s->caseless = 1;
+		if (!strcmp(v, "case")) /* the case tells two messages apart */
+			s->caseless = 0;
+		else if (!strcmp(v, "caseless")) /* the default */
+			s->caseless = 1;
+		else
+			return perr(ps, "flags must be case or caseless:", v);
 	} else {
 		return perr(ps, "unknown key", key);
 	}
@@ -289,6 +287,79 @@ int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, 
 		if (rc)
 			return rc;
 		pos += len + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+/* One row of the fallback table into db->fb; fields are cut at tabs in l. */
+static int fallback_row(struct sigdb *db, const char *name, size_t lineno, char *l,
+			struct cd_err *err)
+{
+	char *f[5];
+	size_t k = 0;
+	int w;
+	struct sig_fallback *fb;
+
+	f[k++] = l;
+	while (k < 5 && (l = strchr(l, '\t')) != NULL) {
+		*l++ = '\0';
+		f[k++] = l;
+	}
+	if (k != 5 || strchr(f[4], '\t'))
+		return err_set(err, CD_EFORMAT, "%s:%zu: needs 5 tab-separated fields", name,
+			       lineno);
+	if (db->n_fb >= SIG_FALLBACK_MAX)
+		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d rows", name, lineno,
+			       SIG_FALLBACK_MAX);
+	if (str_to_int(f[0], 1, 9, &w))
+		return err_set(err, CD_EFORMAT, "%s:%zu: weight must be 1..9", name, lineno);
+	if (*f[1] && strcmp(f[1], "case"))
+		return err_set(err, CD_EFORMAT, "%s:%zu: flags must be case or empty", name,
+			       lineno);
+	if (!*f[2] || !*f[4])
+		return err_set(err, CD_EFORMAT, "%s:%zu: a pattern and an example are needed", name,
+			       lineno);
+	fb = &db->fb[db->n_fb];
+	fb->weight = w;
+	fb->caseless = !*f[1];
+	fb->pattern = arena_strdup(&db->arena, f[2]);
+	fb->what = arena_strdup(&db->arena, f[3]);
+	fb->example = arena_strdup(&db->arena, f[4]);
+	if (!fb->pattern || !fb->what || !fb->example)
+		return err_set(err, CD_ENOMEM, "out of memory");
+	db->n_fb++;
+	return 0;
+}
+
+int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+			 struct cd_err *err)
+{
+	char line[4096];
+	size_t pos = 0, lineno = 0;
+	int header = 1, rc;
+
+	if (n > SIG_FILE_MAX)
+		return err_set(err, CD_EFORMAT, "%s: larger than %d bytes", name, SIG_FILE_MAX);
+	hash_bytes(db, name, strlen(name) + 1);
+	hash_bytes(db, p, n);
+	while (pos < n) {
+		const uint8_t *nl = memchr(p + pos, '\n', n - pos);
+		size_t len = nl ? (size_t)(nl - (p + pos)) : n - pos;
+		lineno++;
+		if (len >= sizeof(line))
+			return err_set(err, CD_EFORMAT, "%s:%zu: line too long", name, lineno);
+		memcpy(line, p + pos, len);
+		line[len] = '\0';
+		pos += len + (nl ? 1 : 0);
+		if (!len || line[0] == '#')
+			continue;
+		if (header) { /* the column names */
+			header = 0;
+			continue;
+		}
+		rc = fallback_row(db, name, lineno, line, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -45,8 +45,22 @@ struct sig {
 	size_t line;
 };
 
+/* A pattern of the diagnosis of last resort (data/explain_fallback.tsv):
+ * a line that looks like a failure, with a weight. */
+#define SIG_FALLBACK_MAX  64
+#define SIG_FALLBACK_SEED 2 /* the weight from which a line starts `unknown` */
+struct sig_fallback {
+	int weight; /* 1..9 */
+	int caseless;
+	const char *pattern; /* a Vectorscan expression */
+	const char *what;
+	const char *example; /* must match pattern (tools/sigc.c) */
+};
+
 struct sigdb {
 	struct cd_arena arena;
+	size_t n_fb;
+	struct sig_fallback fb[SIG_FALLBACK_MAX];
 	size_t n, cap;
 	struct sig *sigs;
 	size_t n_pat;	   /* patterns over all signatures, in order */
@@ -62,6 +76,10 @@ void sigdb_init(struct sigdb *db);
 void sigdb_free(struct sigdb *db);
 /* Parse one file's bytes (name is for messages and the hash). */
 int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, struct cd_err *err);
+/* Parse the fallback table (TSV: weight, flags, pattern, what, example);
+ * its bytes join the hash. CD_EFORMAT with "file:line: message" in err. */
+int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+			 struct cd_err *err);
 /* Check the whole set (unique ids) and build the pattern table. */
 int sigdb_finish(struct sigdb *db, struct cd_err *err);
 /* Parse every embedded file signatures/NAME.txt, in name order, and finish

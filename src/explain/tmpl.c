@@ -356,7 +356,30 @@ struct mstate {
 	size_t n;
 	size_t steps;
 	struct tmpl_cap *caps;
+	size_t end; /* where the last op ended, on a match */
 };
+
+static int is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A template blank: blanks, or one line break with the blanks around it
+ * (a message wrapped by a terminal or a logger). Inside one line only the
+ * first form can occur, so a line matches exactly as the regex says. */
+static size_t ws_len(const uint8_t *p, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && is_blank(p[k]))
+		k++;
+	if (k < n && (p[k] == '\r' || p[k] == '\n')) {
+		k += (p[k] == '\r' && k + 1 < n && p[k + 1] == '\n') ? 2 : 1;
+		while (k < n && is_blank(p[k]))
+			k++;
+	}
+	return k;
+}
 
 static int eqc(unsigned char a, unsigned char b, int caseless)
 {
@@ -407,7 +430,7 @@ static int could_start(const struct tmpl *t, size_t op, unsigned char c)
 	o = &t->ops[op];
 	switch (o->kind) {
 	case TMPL_LIT: return eqc(c, (unsigned char)o->lit[0], t->caseless);
-	case TMPL_WS: return c == ' ' || c == '\t';
+	case TMPL_WS: return is_blank(c) || c == '\r' || c == '\n';
 	case TMPL_CLASS: return in_class(o->cls, c, t->caseless);
 	case TMPL_SIZE: return isdigit(c) || c == '.';
 	default: return 1;
@@ -431,8 +454,7 @@ static size_t run_len(const struct tmpl *t, const struct tmpl_op *o, const uint8
 	size_t k = 0;
 
 	if (o->kind == TMPL_WS)
-		while (k < n && (p[k] == ' ' || p[k] == '\t'))
-			k++;
+		k = ws_len(p, n);
 	else if (o->kind == TMPL_ANY)
 		while (k < n && p[k] != '\r' && p[k] != '\n')
 			k++;
@@ -450,8 +472,10 @@ static int m(struct mstate *s, size_t op, size_t pos)
 
 	if (++s->steps > TMPL_STEPS_MAX)
 		return -1;
-	if (op == t->n_ops)
+	if (op == t->n_ops) {
+		s->end = pos;
 		return 1;
+	}
 	o = &t->ops[op];
 	if (o->kind == TMPL_LIT) {
 		if (!lit_at(o, s->p, s->n, pos, t->caseless))
@@ -498,9 +522,10 @@ static const uint8_t *find_lit(const struct tmpl_op *o, const uint8_t *p, size_t
  * leading class followed by a literal, at the start of the class run before
  * each occurrence of that literal (walked back at most 4 KiB: a match that
  * starts further back also starts there); else anywhere its first op fits. */
-static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps)
+static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
+		     size_t *start, size_t *end)
 {
-	struct mstate s = {t, p, n, 0, caps};
+	struct mstate s = {t, p, n, 0, caps, 0};
 	const struct tmpl_op *o0 = &t->ops[0];
 	const uint8_t *q;
 	size_t i, from = 0;
@@ -515,6 +540,10 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 	if (o0->kind == TMPL_LIT) {
 		while ((q = find_lit(o0, p, n, from, t->caseless))) {
 			r = m(&s, 0, (size_t)(q - p));
+			if (r > 0) {
+				*start = (size_t)(q - p);
+				*end = s.end;
+			}
 			if (r)
 				return r;
 			from = (size_t)(q - p) + 1;
@@ -526,8 +555,11 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 			size_t at = (size_t)(q - p), st = at, lim = at > 4096 ? at - 4096 : 0;
 			while (st > lim && in_class(o0->cls, p[st - 1], t->caseless))
 				st--;
-			if (st < at && (r = m(&s, 0, st)) != 0)
+			if (st < at && (r = m(&s, 0, st)) != 0) {
+				*start = st;
+				*end = s.end;
 				return r;
+			}
 			from = at + 1;
 			if (s.steps > TMPL_STEPS_MAX)
 				return -1;
@@ -538,6 +570,10 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 		if (!could_start(t, 0, p[i]))
 			continue;
 		r = m(&s, 0, i);
+		if (r > 0) {
+			*start = i;
+			*end = s.end;
+		}
 		if (r)
 			return r;
 	}
@@ -548,7 +584,15 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
  * only: a trailing dot is never part of a version. */
 int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps)
 {
-	int r = match_raw(t, p, n, caps);
+	size_t start, end;
+
+	return tmpl_match_span(t, p, n, caps, &start, &end);
+}
+
+int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
+		    size_t *start, size_t *end)
+{
+	int r = match_raw(t, p, n, caps, start, end);
 	size_t i;
 
 	if (r <= 0)

@@ -70,8 +70,14 @@ int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena 
 		 struct cd_err *err);
 /* The Vectorscan expression that matches a line iff tmpl_match does. */
 int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
-/* 1 and caps filled on a match, 0 on none, -1 when the work bound ran out. */
+/* 1 and caps filled on a match, 0 on none, -1 when the work bound ran out.
+ * p is one line; or several, for a message that wraps: a blank of the
+ * template also matches one line break with the blanks around it ({*} and
+ * the placeholders never cross a line break). */
 int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps);
+/* The same, with the matched bytes p[*start, *end) on a match. */
+int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
+		    size_t *start, size_t *end);
 /* The template's longest literal as a Vectorscan expression: the scanner's
  * database holds these anchors only (literal search runs at memory speed)
  * and tmpl_match confirms each line an anchor hits. Every line the template

@@ -325,16 +325,12 @@ static void say_driver(struct xc *x)
 		    d->cuda.path ? d->cuda.path : "");
 }
 
-/* "12080" (cudaDriverGetVersion encoding) as "12.8". */
+/* The CUDA version the log says its driver supports (already X.Y: the
+ * scanner writes key facts in their canonical form, explain/keyfact.h). */
 static void say_logged_cuda(struct xc *x, const char *v)
 {
-	int64_t n;
-	char s[32];
-
-	if (!v || str_to_u64(v, (uint64_t *)&n) || n < 1000 || n > 99990)
-		return;
-	ver_cuda_str((int)n, s, sizeof(s));
-	say(x, "the log's driver version %s means CUDA %s", v, s);
+	if (v && ver_cuda_int(v) > 0)
+		say(x, "the log's driver supports CUDA %s", v);
 }
 
 static void say_gpus(struct xc *x, int memory)

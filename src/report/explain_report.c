@@ -60,8 +60,8 @@ static size_t n_causes(const struct xs_result *r)
 {
 	size_t i, k = 0;
 
-	for (i = 0; i < r->n; i++)
-		k += r->d[i].sig->role == SIG_CAUSE;
+	for (i = 0; i < r->n; i++) /* the unknown failure is no known cause */
+		k += r->d[i].sig->role == SIG_CAUSE && r->d[i].sig != &xs_sig_unknown;
 	return k;
 }
 
@@ -133,6 +133,11 @@ static json_t *diag_json(struct xs_result *r, const struct xs_diag *d, int is_ro
 		json_array_append_new(a, json_str(xr_expand(r, d, d->sig->fix.v[i])));
 	json_object_set_new(o, "fix", a);
 	json_object_set_new(o, "environment", json_strv(d->env, d->n_env, 1));
+	a = json_array(); /* `unknown`: each line that looks like the failure */
+	for (i = 0; i < d->n_lines && d->line_text[i]; i++)
+		json_array_append_new(a, json_pack("{s:I, s:o}", "line", (json_int_t)d->lines[i],
+						   "text", json_str(d->line_text[i])));
+	json_object_set_new(o, "candidates", a);
 	json_object_set_new(o, "sources", json_strv(d->sig->source.v, d->sig->source.n, 1));
 	return o;
 }
@@ -253,12 +258,21 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 					      : "",
 		d->sig->category, col(t, C_OFF), d->sig->id);
 	fprintf(t->out, "  %s\n", xr_expand(r, d, d->sig->title));
-	fprintf(t->out, "  %sline%s   %s%s%llu: %s\n", col(t, C_DIM), col(t, C_OFF),
-		r->n_inputs > 1 ? input_name(r, d->input) : "", r->n_inputs > 1 ? ":" : "",
-		(unsigned long long)d->first_line, d->text ? d->text : "");
-	lines_note(d, note, sizeof(note));
-	if (note[0])
-		fprintf(t->out, "          (%s)\n", note);
+	if (d->line_text[0]) { /* `unknown`: every line that looks like the failure */
+		for (i = 0; i < d->n_lines; i++)
+			fprintf(t->out, "  %s%s%s   %s%s%llu: %s\n", col(t, C_DIM),
+				i ? "    " : "line", col(t, C_OFF),
+				r->n_inputs > 1 ? input_name(r, d->input) : "",
+				r->n_inputs > 1 ? ":" : "", (unsigned long long)d->lines[i],
+				d->line_text[i]);
+	} else {
+		fprintf(t->out, "  %sline%s   %s%s%llu: %s\n", col(t, C_DIM), col(t, C_OFF),
+			r->n_inputs > 1 ? input_name(r, d->input) : "", r->n_inputs > 1 ? ":" : "",
+			(unsigned long long)d->first_line, d->text ? d->text : "");
+		lines_note(d, note, sizeof(note));
+		if (note[0])
+			fprintf(t->out, "          (%s)\n", note);
+	}
 	if (!full)
 		return;
 	for (i = 0; i < d->n_facts; i++)
@@ -296,9 +310,12 @@ static void xr_text_report(const struct tx *t)
 		fprintf(t->out, "; no known failure found\n");
 		return;
 	}
-	fprintf(t->out, "; %zu diagnos%s (%zu cause%s, %zu symptom%s)%s\n", r->n,
-		r->n == 1 ? "is" : "es", causes, causes == 1 ? "" : "s", r->n - causes,
-		r->n - causes == 1 ? "" : "s", causes ? ", root cause first" : "");
+	if (r->d[0].sig == &xs_sig_unknown && r->n == 1)
+		fprintf(t->out, "; no known failure found, but lines that look like one\n");
+	else
+		fprintf(t->out, "; %zu diagnos%s (%zu cause%s, %zu symptom%s)%s\n", r->n,
+			r->n == 1 ? "is" : "es", causes, causes == 1 ? "" : "s", r->n - causes,
+			r->n - causes == 1 ? "" : "s", causes ? ", root cause first" : "");
 	for (i = 0; i < r->n; i++)
 		text_diag(t, &r->d[i], i == 0 && causes,
 			  i == 0 || r->d[i].sig->role == SIG_CAUSE || t->o->verbose);
@@ -326,6 +343,9 @@ static void xr_md_report(const struct tx *t)
 		fprintf(t->out, "- **signature**: `%s` (%s)\n- **line %llu**: `%s`\n", d->sig->id,
 			d->sig->role == SIG_CAUSE ? "cause" : "symptom",
 			(unsigned long long)d->first_line, d->text ? d->text : "");
+		for (j = 0; j < d->n_lines && d->line_text[j]; j++)
+			fprintf(t->out, "- **line %llu**: `%s`\n", (unsigned long long)d->lines[j],
+				d->line_text[j]);
 		for (j = 0; j < d->n_facts; j++)
 			fprintf(t->out, "- **%s**: `%s`\n", d->facts[j].name, d->facts[j].value);
 		fprintf(t->out, "- **why**: %s\n", xr_expand(r, d, d->sig->explain));

@@ -9,10 +9,11 @@
 # signature is ever written from it; signatures are tuned on the tune part.
 # For each part this prints, per category and in all: logs, the first
 # diagnosis in the right category (top-1), the category among the diagnoses
-# (any), no diagnosis but `unknown` (none), and the key fact in the first
-# diagnosis; then every miss (with -v, the diagnoses explain gave).
-# Targets may be set to fail below them: TOP1_MIN, ANY_MIN, FACT_MIN (percent)
-# and NONE_MAX (percent), applied to every part named.
+# (any), only the diagnosis of last resort `unknown` (unknown), no diagnosis
+# at all (silent), and the key fact in the first diagnosis; then every miss
+# (with -v, the diagnoses explain gave). Targets may be set to fail below
+# them: TOP1_MIN, ANY_MIN, FACT_MIN, and above them: UNKNOWN_MAX, SILENT_MAX
+# (percent), applied to every part named.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 CD="${CD_BIN:-$here/../../build/cuda-doctor}"
@@ -60,14 +61,16 @@ done | xargs -P 2 -I{} bash -c 'judge "$1"' _ {} >"$tmp/rows"
 status=0
 for p in "${parts[@]}"; do
 	awk -F'\t' -v part="$p" -v top1min="${TOP1_MIN:-}" -v anymin="${ANY_MIN:-}" \
-		-v factmin="${FACT_MIN:-}" -v nonemax="${NONE_MAX:-}" -v verbose=$verbose '
+		-v factmin="${FACT_MIN:-}" -v unkmax="${UNKNOWN_MAX:-}" -v silentmax="${SILENT_MAX:-}" \
+		-v verbose=$verbose '
 	function pct(a, b) { return b ? sprintf("%5.1f%%", 100 * a / b) : "    -" }
 	$1 != part { next }
 	{
 		c = $3; n[c]++; N++
 		if ($5 == c) { t1[c]++; T1++ }
 		if (index("," $6 ",", "," c ",")) { an[c]++; AN++ }
-		if ($6 == "none" || $6 == "unknown") { no[c]++; NO++ }
+		if ($6 == "unknown") { no[c]++; NO++ }
+		if ($6 == "none") { si[c]++; SI++ }
 		if ($4 != "-") { nf[c]++; NFK++; if ($7 == "ok") { fo[c]++; FO++ } }
 		if ($5 != c) miss[++m] = sprintf("  %-58s want %-18s got %s", $2, c, verbose ? $8 : $5)
 		else if ($4 != "-" && $7 != "ok")
@@ -75,22 +78,23 @@ for p in "${parts[@]}"; do
 	}
 	END {
 		printf "%s part: %d logs\n", part, N
-		printf "  %-20s %5s %7s %7s %7s %11s\n", "category", "logs", "top-1", "any", "none", "key fact"
+		printf "  %-20s %5s %7s %7s %8s %7s %11s\n", "category", "logs", "top-1", "any", "unknown", "silent", "key fact"
 		for (c in n) cats[++k] = c
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (cats[j] < cats[i]) { x = cats[i]; cats[i] = cats[j]; cats[j] = x }
 		for (i = 1; i <= k; i++) {
 			c = cats[i]
-			printf "  %-20s %5d %7s %7s %7s %11s\n", c, n[c], pct(t1[c], n[c]), pct(an[c], n[c]), pct(no[c], n[c]),
-				nf[c] ? sprintf("%d/%d", fo[c], nf[c]) : "-"
+			printf "  %-20s %5d %7s %7s %8s %7s %11s\n", c, n[c], pct(t1[c], n[c]), pct(an[c], n[c]), pct(no[c], n[c]),
+				pct(si[c], n[c]), nf[c] ? sprintf("%d/%d", fo[c], nf[c]) : "-"
 		}
-		printf "  %-20s %5d %7s %7s %7s %11s\n", "all", N, pct(T1, N), pct(AN, N), pct(NO, N), NFK ? sprintf("%d/%d %s", FO, NFK, pct(FO, NFK)) : "-"
+		printf "  %-20s %5d %7s %7s %8s %7s %11s\n", "all", N, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), NFK ? sprintf("%d/%d %s", FO, NFK, pct(FO, NFK)) : "-"
 		if (m) { printf "  misses:\n"; for (i = 1; i <= m; i++) print miss[i] }
-		printf "accuracy %s: top-1 %s, any %s, none %s, key fact %s\n", part, pct(T1, N), pct(AN, N), pct(NO, N), pct(FO, NFK)
+		printf "accuracy %s: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", part, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), pct(FO, NFK)
 		bad = 0
 		if (top1min != "" && 100 * T1 < top1min * N) { print "accuracy " part ": top-1 below " top1min "%"; bad = 1 }
 		if (anymin != "" && 100 * AN < anymin * N) { print "accuracy " part ": any below " anymin "%"; bad = 1 }
 		if (factmin != "" && NFK && 100 * FO < factmin * NFK) { print "accuracy " part ": key fact below " factmin "%"; bad = 1 }
-		if (nonemax != "" && 100 * NO > nonemax * N) { print "accuracy " part ": none above " nonemax "%"; bad = 1 }
+		if (unkmax != "" && 100 * NO > unkmax * N) { print "accuracy " part ": unknown above " unkmax "%"; bad = 1 }
+		if (silentmax != "" && 100 * SI > silentmax * N) { print "accuracy " part ": silent above " silentmax "%"; bad = 1 }
 		exit bad
 	}' "$tmp/rows" || status=1
 done

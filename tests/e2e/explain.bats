@@ -281,3 +281,55 @@ samples() {
 	[ -n "$rss" ]
 	[ "$rss" -lt 65536 ]
 }
+
+@test "a PowerShell redirect (UTF-16LE with a BOM) and UTF-16BE are read as text" {
+	printf 'loading model\r\nRuntimeError: CUDA error: no kernel image is available for execution on the device\r\n' >"$T/utf8"
+	{ printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$T/utf8"; } >"$T/le"
+	iconv -f UTF-8 -t UTF-16BE "$T/utf8" >"$T/be"
+	for f in le be; do
+		run "$CD" --json explain --no-env "$T/$f"
+		[ "$status" -eq 1 ]
+		echo "$output" | jq -e '.diagnoses[0].signature == "no-kernel-image" and .diagnoses[0].line == 2 and .inputs[0].lines == 2'
+	done
+}
+
+@test "lines ended by a carriage return alone are lines" {
+	printf 'one\rtwo\rRuntimeError: CUDA error: no kernel image is available for execution on the device\r' >"$T/cr"
+	run "$CD" --json explain --no-env "$T/cr"
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.diagnoses[0].line == 3 and .inputs[0].lines == 3'
+}
+
+@test "several failures among 10 MB lines and an ANSI flood: bounded, root cause first" {
+	{
+		head -c 10485760 /dev/zero | tr '\0' x
+		printf '\n'
+		for _ in $(seq 20000); do printf '\033[1;31m\033[0m\033[2K\r'; done
+		printf 'ImportError: /x/torch/lib/libtorch_python.so: undefined symbol: _ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t\n'
+		head -c 10485760 /dev/zero | tr '\0' y
+		printf '\nRuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)\n'
+	} >"$T/mixed"
+	run /usr/bin/time -f 'maxrss=%M elapsed=%e' -o "$T/rss" "$CD" --json explain --no-env "$T/mixed"
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '.diagnoses[0].category == "lib-path-pollution" and .diagnoses[1].category == "undefined-symbol" and .summary.long_lines >= 2'
+	cat "$T/rss"
+	rss=$(sed -n 's/^maxrss=\([0-9]*\).*/\1/p' "$T/rss")
+	[ "$rss" -lt 65536 ]
+	rm -f "$T/mixed"
+}
+
+@test "never silent: a failure no signature knows names the lines that look like it" {
+	printf 'step 1\nTraceback (most recent call last):\n  File "x.py", line 3, in <module>\n    raise ValueError("the frobnicator exploded")\nValueError: the frobnicator exploded\nprocess exited with code 1\n' >"$T/odd"
+	run "$CD" --json explain --no-env "$T/odd"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.diagnoses[0].category == "unknown" and .diagnoses[0].line == 5 and .diagnoses[0].root_cause == false and .summary.causes == 0'
+	echo "$output" | jq -e '[.diagnoses[0].candidates[].line] == [2, 5, 6]'
+	run "$CD" explain --no-env "$T/odd"
+	[[ "$output" == *"no known failure found, but lines that look like one"* ]]
+	[[ "$output" == *"5: ValueError: the frobnicator exploded"* ]]
+	[[ "$output" == *"cuda-doctor check"* ]]
+	printf 'epoch 1 loss 0.3\nepoch 2 loss 0.2\n' >"$T/fine"
+	run "$CD" --json explain --no-env "$T/fine"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.diagnoses == []'
+}

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (xs_finish(s) != 0)
 		abort();
 	xs_close(s);
-	xs_rank(r);
+	xs_rank(r, db);
 	null = fopen("/dev/null", "w");
 	if (null) {
 		xr_render(null, r, &o);

@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "report/explain_render.h"
+#include "explain/keyfact.h"
 #include "explain/scan.h"
 #include "explain/sigdb.h"
 #include "explain/tmpl.h"
@@ -60,7 +61,7 @@ static struct xs_result *scan_pieces(const void *p, size_t n, size_t piece)
 	}
 	assert_int_equal(xs_finish(s), 0);
 	xs_close(s);
-	xs_rank(r);
+	xs_rank(r, g_db);
 	return r;
 }
 
@@ -486,7 +487,14 @@ static void scan_traceback_code_lines(void **state)
 	struct xs_result *r = scan(log);
 
 	(void)state;
-	assert_int_equal(r->n, 0);
+	/* no signature: the diagnosis of last resort names line 4, never the
+	 * quoted source line 3 */
+	assert_int_equal(r->n, 1);
+	assert_ptr_equal(r->d[0].sig, &xs_sig_unknown);
+	assert_int_equal(r->d[0].first_line, 4);
+	assert_int_equal(r->d[0].n_lines, 2); /* Traceback and ValueError */
+	assert_int_equal(r->d[0].lines[0], 1);
+	assert_int_equal(r->d[0].lines[1], 4);
 	assert_int_equal(r->code_lines, 1);
 	xs_result_free(r);
 }
@@ -534,6 +542,169 @@ static void scan_multiline_message(void **state)
 	assert_int_equal(r->d[0].n_lines, 2);
 	assert_string_equal(xs_fact(&r->d[0], "built_torch"), "2.1.0+cu121");
 	assert_string_equal(xs_fact(&r->d[0], "torch"), "2.1.0+cu118");
+	xs_result_free(r);
+}
+
+/* ---- key facts, wrapped messages, root cause, encodings ------------------- */
+
+static const char *norm(const char *name, const char *v)
+{
+	static char out[64];
+
+	keyfact_norm(name, (const uint8_t *)v, strlen(v), out, sizeof(out));
+	return out;
+}
+
+static void keyfact_forms(void **state)
+{
+	(void)state;
+	assert_string_equal(norm("cc", "sm_86"), "8.6");
+	assert_string_equal(norm("cc", "86"), "8.6");
+	assert_string_equal(norm("cc", "compute_90a"), "9.0");
+	assert_string_equal(norm("cc", "120"), "12.0");
+	assert_string_equal(norm("cc", "sm_120f"), "12.0");
+	assert_string_equal(norm("cc", "8.9"), "8.9");
+	assert_string_equal(norm("cc", "Ampere"), "Ampere"); /* not a number: kept */
+	assert_string_equal(norm("torch_cuda", "cu121"), "12.1");
+	assert_string_equal(norm("torch_cuda", "cu92"), "9.2");
+	assert_string_equal(norm("nvcc_cuda", "12.1.105"), "12.1");
+	assert_string_equal(norm("nvcc_cuda", "V11.8.89"), "11.8");
+	assert_string_equal(norm("driver_cuda", "12020"), "12.2");
+	assert_string_equal(norm("driver_cuda", "11040"), "11.4");
+	assert_string_equal(norm("gcc", "13.2.0"), "13");
+	assert_string_equal(norm("header", "cusparse.h"), "cusparse.h");
+	assert_string_equal(norm("soname", "lib\tx"), "lib x"); /* control bytes cleaned */
+}
+
+static void scan_wrapped_message(void **state)
+{
+	/* a terminal or a logger wrapped the message at a blank: found whichever
+	 * line holds the anchor, and reported at the anchor's line */
+	const char a[] = "step 1\nRuntimeError: CUDA error: no kernel image is available for "
+			 "execution on the\n  device\n";
+	const char b[] =
+		"RuntimeError: CUDA error: no kernel image is\r\navailable for execution on "
+		"the device\nnext\n";
+	const char c[] = "no kernel image is available for execution\n\nthe device\n";
+	struct xs_result *r = scan(a);
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->d[0].sig->id, "no-kernel-image");
+	assert_int_equal(r->d[0].first_line, 2);
+	xs_result_free(r);
+	r = scan(b);
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->d[0].sig->id, "no-kernel-image");
+	xs_result_free(r);
+	r = scan(c); /* a blank line between: two messages, not one */
+	assert_true(r->n == 0 || strcmp(r->d[0].sig->id, "no-kernel-image"));
+	xs_result_free(r);
+}
+
+static void scan_root_cause_rule(void **state)
+{
+	/* the undefined symbol comes first, but the cuDNN of another release on
+	 * the path (lib-path-pollution) causes it: the cause ranks first */
+	const char log[] =
+		"ImportError: /x/torch/lib/libtorch_python.so: undefined symbol: "
+		"_ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t\n"
+		"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, "
+		"2) but linked against (8, 0, 3)\n";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_int_equal(r->n, 2);
+	assert_string_equal(r->d[0].sig->category, "lib-path-pollution");
+	assert_string_equal(r->d[1].sig->category, "undefined-symbol");
+	assert_int_equal(r->d[0].depth, 0);
+	assert_int_equal(r->d[1].depth, 1);
+	xs_result_free(r);
+}
+
+static void utf16(const char *text, int be, int bom, uint8_t *out, size_t *n)
+{
+	size_t i, k = 0;
+
+	if (bom) {
+		out[k++] = be ? 0xfe : 0xff;
+		out[k++] = be ? 0xff : 0xfe;
+	}
+	for (i = 0; text[i]; i++) {
+		out[k++] = be ? 0 : (uint8_t)text[i];
+		out[k++] = be ? (uint8_t)text[i] : 0;
+	}
+	*n = k;
+}
+
+static void scan_utf16(void **state)
+{
+	/* PowerShell's `> log.txt` writes UTF-16LE with a BOM; found in any
+	 * pieces, odd ones included, with and without the BOM, both orders */
+	const char log[] = "loading\r\nRuntimeError: CUDA error: no kernel image is available for "
+			   "execution on the device\r\n";
+	static uint8_t b[4096];
+	size_t n, piece, v;
+
+	(void)state;
+	for (v = 0; v < 3; v++) {
+		utf16(log, v == 2, v != 1, b, &n);
+		for (piece = 0; piece < 4; piece += 3) {
+			struct xs_result *r = scan_pieces(b, n, piece ? piece : 0);
+			assert_int_equal(r->n, 1);
+			assert_string_equal(r->d[0].sig->id, "no-kernel-image");
+			assert_int_equal(r->d[0].first_line, 2);
+			assert_non_null(strstr(r->d[0].text, "no kernel image"));
+			assert_int_equal(r->inputs[0].lines, 2);
+			assert_int_equal(r->inputs[0].bytes, n);
+			xs_result_free(r);
+		}
+	}
+}
+
+static void scan_utf16_surrogates(void **state)
+{
+	/* U+1F600 as a surrogate pair becomes 4 bytes of UTF-8; a lone
+	 * surrogate U+FFFD */
+	static const uint8_t le[] = {0xff, 0xfe, 'x',  0,   0x3d, 0xd8, 0x00,
+				     0xde, 0x00, 0xdc, 'y', 0,	  '\n', 0};
+	struct xs_result *r = scan_pieces(le, sizeof(le), 1);
+
+	(void)state;
+	assert_int_equal(r->inputs[0].lines, 1);
+	assert_int_equal(r->n, 0);
+	xs_result_free(r);
+}
+
+static void scan_cr_only(void **state)
+{
+	/* lines that end with '\r' alone are lines: numbers count them */
+	const char log[] = "one\rtwo\rRuntimeError: CUDA error: no kernel image is available for "
+			   "execution on the device\rfour\r";
+	struct xs_result *r = scan(log);
+
+	(void)state;
+	assert_int_equal(r->n, 1);
+	assert_int_equal(r->d[0].first_line, 3);
+	assert_int_equal(r->inputs[0].lines, 4);
+	xs_result_free(r);
+}
+
+static void scan_unknown_needs_a_failure(void **state)
+{
+	/* a healthy log names nothing; a failure-looking line that an
+	 * informational diagnosis explains is no unknown failure */
+	struct xs_result *r = scan("epoch 1 loss 0.31\nepoch 2 loss 0.22\nsaved model.pt\n");
+
+	(void)state;
+	assert_int_equal(r->n, 0);
+	xs_result_free(r);
+	r = scan("epoch 1\nsomething failed: the widget could not be frobbed\n");
+	assert_int_equal(r->n, 1);
+	assert_ptr_equal(r->d[0].sig, &xs_sig_unknown);
+	assert_int_equal(r->d[0].first_line, 2);
+	assert_string_equal(r->d[0].line_text[0],
+			    "something failed: the widget could not be frobbed");
 	xs_result_free(r);
 }
 
@@ -689,6 +860,13 @@ int main(void)
 		cmocka_unit_test(scan_ansi),
 		cmocka_unit_test(scan_ranks),
 		cmocka_unit_test(scan_traceback_code_lines),
+		cmocka_unit_test(keyfact_forms),
+		cmocka_unit_test(scan_wrapped_message),
+		cmocka_unit_test(scan_root_cause_rule),
+		cmocka_unit_test(scan_utf16),
+		cmocka_unit_test(scan_utf16_surrogates),
+		cmocka_unit_test(scan_cr_only),
+		cmocka_unit_test(scan_unknown_needs_a_failure),
 		cmocka_unit_test(scan_chained_exceptions),
 		cmocka_unit_test(scan_multiline_message),
 		cmocka_unit_test(scan_empty),

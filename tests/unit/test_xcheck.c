@@ -86,7 +86,7 @@ static struct xs_result *scan(const char *text)
 	assert_int_equal(xs_feed(s, text, strlen(text)), 0);
 	assert_int_equal(xs_finish(s), 0);
 	xs_close(s);
-	xs_rank(r);
+	xs_rank(r, g_db);
 	return r;
 }
 

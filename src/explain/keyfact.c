@@ -1,0 +1,116 @@
+/* keyfact: see keyfact.h. */
+#include "explain/keyfact.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/str.h"
+
+static size_t clean(const uint8_t *p, size_t n, char *out, size_t cap)
+{
+	size_t i, k = n < cap - 1 ? n : cap - 1;
+
+	for (i = 0; i < k; i++)
+		out[i] = p[i] == '\t' ? ' ' : (p[i] < 0x20 || p[i] == 0x7f) ? '?' : (char)p[i];
+	out[k] = '\0';
+	return k;
+}
+
+static int is_name(const char *name, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(name, *set))
+			return 1;
+	return 0;
+}
+
+/* "sm_86", "sm86", "compute_86", "86", "8.6", "9.0a", "sm_120f" -> "8.6" ... */
+static size_t norm_cc(char *v, size_t cap)
+{
+	const char *s = v;
+	unsigned major = 0, minor = 0, digits = 0;
+	char tmp[32];
+
+	if (!strncmp(s, "sm_", 3) || !strncmp(s, "sm", 2))
+		s += s[2] == '_' ? 3 : 2;
+	else if (!strncmp(s, "compute_", 8))
+		s += 8;
+	if (!isdigit((unsigned char)*s))
+		return strlen(v);
+	if (strchr(s, '.')) {
+		if (sscanf(s, "%u.%u", &major, &minor) != 2 || major > 99 || minor > 9)
+			return strlen(v);
+	} else {
+		const char *d = s;
+		while (isdigit((unsigned char)*d))
+			d++, digits++;
+		if (digits < 2 || digits > 3 || sscanf(s, "%u", &major) != 1)
+			return strlen(v);
+		minor = major % 10;
+		major /= 10;
+	}
+	snprintf(tmp, sizeof(tmp), "%u.%u", major, minor);
+	str_copy(v, cap, tmp);
+	return strlen(v);
+}
+
+/* "12.1.105" "12.1" "cu121" "cu92" "12010" "V12.1.105" -> "12.1" */
+static size_t norm_cuda(char *v, size_t cap)
+{
+	const char *s = v;
+	unsigned a = 0, b = 0, x;
+	char tmp[32];
+
+	if (*s == 'V' || *s == 'v')
+		s++;
+	if (!strncmp(s, "cu", 2) && isdigit((unsigned char)s[2])) {
+		if (sscanf(s + 2, "%u", &x) != 1 || x < 10 || x > 999)
+			return strlen(v);
+		a = x / 10;
+		b = x % 10;
+	} else if (strchr(s, '.')) {
+		if (sscanf(s, "%u.%u", &a, &b) != 2 || a > 99 || b > 99)
+			return strlen(v);
+	} else if (sscanf(s, "%u", &x) == 1 && x >= 1000 && x < 100000) {
+		a = x / 1000; /* cudaDriverGetVersion's encoding: 12010 */
+		b = (x % 1000) / 10;
+	} else {
+		return strlen(v);
+	}
+	snprintf(tmp, sizeof(tmp), "%u.%u", a, b);
+	str_copy(v, cap, tmp);
+	return strlen(v);
+}
+
+/* "13.2.0" "13" -> "13" */
+static size_t norm_major(char *v)
+{
+	size_t k = 0;
+
+	while (isdigit((unsigned char)v[k]))
+		k++;
+	if (k && (v[k] == '.' || v[k] == '\0'))
+		v[k] = '\0';
+	return strlen(v);
+}
+
+size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, size_t cap)
+{
+	static const char *const cc[] = {"cc", NULL};
+	static const char *const cuda[] = {"torch_cuda", "nvcc_cuda", "driver_cuda", "runtime_cuda",
+					   NULL};
+	static const char *const major[] = {"gcc", NULL};
+	size_t k;
+
+	if (!cap)
+		return 0;
+	k = clean(p, n, out, cap);
+	if (is_name(name, cc))
+		return norm_cc(out, cap);
+	if (is_name(name, cuda))
+		return norm_cuda(out, cap);
+	if (is_name(name, major))
+		return norm_major(out);
+	return k;
+}

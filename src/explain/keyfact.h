@@ -1,0 +1,17 @@
+/* keyfact: the canonical form of a fact captured from a log line, so one
+ * fact reads the same whoever printed it: compute capabilities as "8.6"
+ * (from "sm_86", "86", "compute_86", "8.6"), CUDA versions as "12.1" (from
+ * "12.1.105", "cu121", "12010"), a compiler as its major ("13"). Names
+ * without a rule keep their value, with control bytes replaced. Pure: writes
+ * into the caller's buffer, never fails (a value cut to fit stays valid). */
+#ifndef CD_KEYFACT_H
+#define CD_KEYFACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Write the canonical value of fact `name` (raw bytes p[0, n)) into out
+ * (cap >= 1), NUL-terminated; returns its length. */
+size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, size_t cap);
+
+#endif
