@@ -12,12 +12,17 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 }
 
-# id<TAB>category<TAB>first sample, one line per signature
+# id<TAB>category<TAB>first sample, one line per signature (a sample that
+# continues on indented lines, a message over several lines, joined with blanks)
 samples() {
 	awk '
+		function out() { if (cur != "") print id "\t" cat "\t" cur; cur = "" }
+		cur != "" && /^[ \t]/ { sub(/^[ \t]+/, ""); cur = cur " " $0; next }
+		{ out() }
 		/^id: /       { id = substr($0, 5); got = 0 }
 		/^category: / { cat = substr($0, 11) }
-		/^sample: / && !got { print id "\t" cat "\t" substr($0, 9); got = 1 }
+		/^sample: / && !got { cur = substr($0, 9); got = 1 }
+		END { out() }
 	' "$SIGS"/*.txt
 }
 
