@@ -7,9 +7,15 @@
 # (probe: driver, system, toolkit, loader < stack < jit, model; probe/*.h at the
 # top of probe/ sits below every sub-folder except for probe.h, which runs them
 # all). Prints each offending include; exits 1 when there is one.
-# With --count, prints only the number of offending includes.
+# With --count, prints only the number of offending includes. DIR (default:
+# this checkout) is the checkout to read.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+count=0
+if [ "${1:-}" = --count ]; then
+	count=1
+	shift
+fi
+cd "${1:-$(dirname "$0")/..}"
 
 rank() {
 	case $1 in
@@ -60,10 +66,10 @@ while IFS= read -r line; do
 	fi
 	if [ -n "$why" ]; then
 		bad=$((bad + 1))
-		[ "${1:-}" = --count ] || echo "layers: $file includes $inc: $why"
+		[ $count = 1 ] || echo "layers: $file includes $inc: $why"
 	fi
 done < <(grep -rn '^#include "' src --include='*.c' --include='*.h' | sed 's/:[0-9]*:/:/')
-if [ "${1:-}" = --count ]; then
+if [ $count = 1 ]; then
 	echo "$bad"
 	exit 0
 fi

@@ -228,7 +228,8 @@ static void cutlass(struct cd_facts *f, struct cd_jit_facts *jf)
 			c);
 	} else if ((log = jit_slurp(f, arena_printf(&f->arena, "%s/CHANGELOG.md", c), 4 << 20,
 				    &len)) &&
-		   !strstr(log, "3.1.0")) {
+		   !strstr(log, "3.1.0")) { /* EvoformerAttnBuilder.is_compatible's own test
+					       (data/deepspeed_ops.tsv, evoformer_attn) */
 		jf->cutlass_note = arena_printf(
 			&f->arena,
 			"%s/CHANGELOG.md does not mention 3.1.0 (CUTLASS older than 3.1)", c);
