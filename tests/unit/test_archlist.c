@@ -257,7 +257,7 @@ int main(void)
 		cmocka_unit_test(automatic),   cmocka_unit_test(accepted),
 		cmocka_unit_test(named),       cmocka_unit_test(rejected),
 		cmocka_unit_test(per_release), cmocka_unit_test(own_tables),
-		cmocka_unit_test(limits),
+		cmocka_unit_test(entries),     cmocka_unit_test(limits),
 	};
 	return cmocka_run_group_tests_name("archlist", tests, NULL, NULL);
 }
