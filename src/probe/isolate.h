@@ -31,6 +31,7 @@ struct iso_out {
 	int fd;
 	size_t len;
 	char buf[4096];
+	int64_t *step_deadline; /* shared with the parent (step_deadlines), or NULL */
 };
 
 typedef void (*iso_fn)(struct iso_out *o, void *arg);
@@ -38,7 +39,8 @@ typedef void (*iso_fn)(struct iso_out *o, void *arg);
 struct iso_job {
 	iso_fn fn;
 	void *arg;
-	int keep_stderr; /* 0: the child's stderr goes to /dev/null */
+	int keep_stderr;    /* 0: the child's stderr goes to /dev/null */
+	int step_deadlines; /* honour the budgets the child sets with iso_step */
 	/* results */
 	enum iso_status status;
 	int code;	    /* exit status (ISO_EXITED) or signal (ISO_CRASHED) */
@@ -46,8 +48,10 @@ struct iso_job {
 	int64_t elapsed_us; /* from fork to the end of the child */
 	struct cd_buf out;  /* the bytes the child wrote, at most max_bytes */
 	char error[128];    /* why it could not run (ISO_NOT_RUN) */
+	int step_expired;   /* ISO_TIMEOUT came from a step's own deadline */
 	/* private */
 	int pid, rfd, pidfd, eof;
+	int64_t *watch; /* the step deadline the child set (monotonic us), 0 for none */
 };
 
 #define ISO_MAX_BYTES_DEFAULT ((size_t)1 << 20)
@@ -65,6 +69,7 @@ struct iso_batch {
 	struct iso_job *jobs;
 	size_t n, max_bytes;
 	int64_t t0, deadline;
+	int64_t *watch; /* one shared word per job when any asks for step deadlines */
 };
 int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeout_ms,
 		  size_t max_bytes, struct cd_err *err);
@@ -78,6 +83,12 @@ void iso_emitf(struct iso_out *o, const char *key, const char *fmt, ...)
 /* Record the call about to be made ("stage=NAME") and flush, so a parent
  * that kills a hung child knows where it hung. */
 void iso_stage(struct iso_out *o, const char *name);
+/* iso_stage with a budget: in a job with step_deadlines the parent kills the
+ * child (ISO_TIMEOUT, step_expired) unless it reaches its next iso_step within
+ * budget_ms; 0 leaves only the batch deadline. Elsewhere the same as iso_stage. */
+void iso_step(struct iso_out *o, const char *name, int budget_ms);
 void iso_flush(struct iso_out *o);
+/* The monotonic clock the deadlines use, in microseconds. */
+int64_t iso_now_us(void);
 
 #endif
