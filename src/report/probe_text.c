@@ -220,9 +220,11 @@ static void xids(const struct cd_render *r, const struct cd_live_xids *x)
 	fprintf(r->out, "\n%s Xid: %zu in %s since boot\n", x->n ? "!" : "✓", x->n, x->source);
 	for (i = 0; i < x->n && i < 16; i++) {
 		const struct xid_row *row = xid_find(x->items[i].xid);
-		fprintf(r->out, "    Xid %lld %s(%s) at %s%s\n", (long long)x->items[i].xid,
-			x->items[i].during_probe ? "during this probe " : "",
-			row ? row->name : "not in cuda-doctor's table", u(x->items[i].pci), "");
+		fprintf(r->out, "    Xid %lld (%s) at PCI %s", (long long)x->items[i].xid,
+			row ? row->name : "not in cuda-doctor's table", u(x->items[i].pci));
+		if (x->items[i].gpu != CD_UNK)
+			fprintf(r->out, ", GPU %lld", (long long)x->items[i].gpu);
+		fprintf(r->out, "%s\n", x->items[i].during_probe ? ", during this probe" : "");
 	}
 }
 

@@ -61,7 +61,8 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[ "$(j '.devices[0].measurements.jit_wall_us')" = 1500 ]
 	[[ "$(j '.devices[0].jit_log[0]')" == "ptxas info"* ]]
 	[ "$(j '.summary.passed')" = 1 ]
-	[ "$(ids)" = "" ]
+	# no kernel log under the empty root: only the note that Xids were not read
+	[ "$(ids)" = probe-xid-unreadable ]
 	# the parent stays small: every driver call ran in a child
 	[ "$(j '.peak_rss_kb < 16384')" = true ]
 }
@@ -314,4 +315,137 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	for a in sm_75 sm_80 sm_90 sm_120; do
 		ptxas -arch=$a "$TMP/k.ptx" -o "$TMP/k.cubin"
 	done
+}
+
+@test "--full: half the free memory pattern-tested, a verified loop on every SM" {
+	probe h200 --full
+	[ "$status" -eq 0 ]
+	[ "$(j .mode)" = full ]
+	[ "$(step 0 memtest result)" = passed ]
+	[ "$(step 0 compute result)" = passed ]
+	# 192 MiB free, 24 MiB taken by the quick test: half of the rest, in 2 MiB units
+	[ "$(j '.devices[0].measurements.memtest_bytes')" = $((84 * 1048576)) ]
+	[ "$(j '.devices[0].measurements.memtest_errors')" = 0 ]
+	[ "$(j '.devices[0].measurements.compute_threads')" = $((132 * 2048)) ]
+	[ "$(j '.devices[0].measurements.compute_iterations')" = 1048576 ]
+	[ "$(j '.peers.child.result')" = skipped ]
+}
+
+@test "peers: the matrix and a verified copy for each pair that reports access" {
+	probe ok --full
+	[ "$status" -eq 0 ]
+	[ "$(j '.peers.child.result')" = passed ]
+	[ "$(j '.peers.pairs | length')" = 2 ]
+	[ "$(j '[.peers.pairs[] | "\(.from)>\(.to) \(.access) \(.copy.result)"] | join(", ")')" = \
+		"0>1 true passed, 1>0 true passed" ]
+	[ "$(j '.peers.pairs[0].bytes_per_s / 1e9 | round')" = 200 ]
+	probe nopeer --full
+	[ "$status" -eq 0 ]
+	[ "$(j '[.peers.pairs[] | .copy.result] | join(" ")')" = "skipped skipped" ]
+	has_id probe-peer-unavailable
+	# access reported, and the bytes that arrive are not the bytes sent
+	probe badpeer --full
+	[ "$status" -eq 1 ]
+	[ "$(j '[.peers.pairs[] | .copy.result] | join(" ")')" = "failed failed" ]
+	has_id probe-peer-failed
+}
+
+@test "NCCL: a communicator over the GPUs and an all-reduce checked exactly" {
+	probe ok --nccl-lib "$FAKES/libnccl.so.2"
+	[ "$status" -eq 0 ]
+	[ "$(j .nccl.requested)" = true ]
+	[ "$(j .nccl.source)" = --nccl-lib ]
+	[ "$(j .nccl.version)" = 2.27.3 ]
+	[ "$(j .nccl.version_code)" = 22703 ]
+	[ "$(j .nccl.ranks)" = 2 ]
+	[ "$(j '[.nccl.load.result, .nccl.init.result, .nccl.allreduce.result] | join(" ")')" = \
+		"passed passed passed" ]
+	[ "$(j '.nccl.bus_bytes_per_s > 0')" = true ]
+	# one GPU: a communicator of one
+	probe h200 --nccl-lib "$FAKES/libnccl.so.2"
+	[ "$status" -eq 0 ]
+	[ "$(j .nccl.ranks)" = 1 ]
+	[ "$(j .nccl.allreduce.result)" = passed ]
+	# not asked for: not loaded
+	probe ok
+	[ "$(j .nccl.load.result)" = skipped ]
+	[ "$(j .nccl.path)" = null ]
+}
+
+@test "NCCL faults: init fails with its result by name, a wrong sum, a hang within --timeout" {
+	probe ncclfail --nccl-lib "$FAKES/libnccl.so.2"
+	[ "$status" -eq 1 ]
+	[ "$(j .nccl.init.rc_name)" = ncclSystemError ]
+	[[ "$(j .nccl.init.error)" == *"/dev/shm"* ]]
+	[ "$(j .nccl.allreduce.result)" = not-run ]
+	[[ "$(j '.findings[] | select(.id=="probe-nccl-failed") | .fix | join("\n")')" == *"df -h /dev/shm"* ]]
+	probe ncclwrong --nccl-lib "$FAKES/libnccl.so.2"
+	[ "$status" -eq 1 ]
+	[ "$(j .nccl.allreduce.error)" = "rank 0 element 12345: 1147, expected 1146" ]
+	t0=$(now_ms)
+	probe ncclhang --nccl-lib "$FAKES/libnccl.so.2" --timeout 3
+	dt=$(($(now_ms) - t0))
+	[ "$dt" -lt 4000 ] || { echo "took $dt ms"; false; }
+	[ "$(j .nccl.init.result)" = hung ]
+	[ "$(j .nccl.init.call)" = ncclCommInitAll ]
+	[ "$(j '[.devices[].result] | join(" ")')" = "passed passed" ]
+	probe ok --nccl-lib "$TMP/absent/libnccl.so.2"
+	[ "$(j .nccl.load.result)" = failed ]
+	has_id probe-nccl-failed
+}
+
+@test "--nccl finds the libnccl.so.2 import torch would load, and never loads it under --root" {
+	load stacklibs_fixtures
+	src="$TMP/src"
+	mkdir -p "$src"
+	fx_sources "$src"
+	make_torch_root "$ROOT" "$src"
+	run env CD_FAKE_MODE=h200 "$CD" probe --json --nccl --root "$ROOT" \
+		--env /opt/torch/.venv --nvml-lib "$FAKES/libnvidia-ml.so.1" \
+		--cuda-lib "$FAKES/libcuda.so.1"
+	[ "$(j .nccl.source)" = torch ]
+	[ "$(j .nccl.path)" = /opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2 ]
+	[ "$(j .nccl.load.result)" = skipped ]
+	[[ "$(j .nccl.load.error)" == *"--nccl-lib"* ]]
+}
+
+@test "Xid lines of the kernel log, classified by the three tools, matched to GPUs" {
+	mkdir -p "$ROOT/dev"
+	printf '%s\n' '6,1,100,-;NVRM: loading NVIDIA UNIX x86_64 Kernel Module' \
+		'4,2,5000000,-;NVRM: Xid (PCI:0000:18:00): 79, pid=1234, name=python3, GPU has fallen off the bus.' \
+		' SUBSYSTEM=pci' \
+		'4,3,6000000,-;NVRM: Xid (PCI:0000:2a:00): 13, pid=99, Graphics Exception' \
+		'4,4,7000000,-;NVRM: Xid (PCI:0000:18:00): 79, pid=1234, GPU has fallen off the bus.' \
+		>"$ROOT/dev/kmsg"
+	probe ok
+	[ "$status" -eq 1 ]
+	[ "$(j .xid.readable)" = true ]
+	[ "$(j '.xid.events | length')" = 3 ]
+	[ "$(j '[.xid.events[] | "\(.xid)@\(.gpu)"] | join(" ")')" = "79@0 13@1 79@0" ]
+	[ "$(j '.xid.events[0].dcgm_health')" = fail ]
+	[ "$(j '.xid.events[1].k8s_device_plugin')" = ignored ]
+	[ "$(j '[.findings[] | select(.id=="probe-xid") | .severity] | join(" ")')" = "error info" ]
+	x79=$(j '.findings[] | select(.id=="probe-xid" and .severity=="error")')
+	[[ "$(jq -r .title <<<"$x79")" == "Xid 79 (GPU has fallen off the bus) in the kernel log: 2 lines since boot" ]]
+	[[ "$(jq -r .detail <<<"$x79")" == *"EKS node monitoring agent calls it fatal"* ]]
+	[[ "$(jq -r '.fix[0]' <<<"$x79")" == "power-cycle the node"* ]]
+	# no log at all under this root: unknown, said as such
+	rm "$ROOT/dev/kmsg"
+	probe ok
+	[ "$(j .xid.readable)" = false ]
+	has_id probe-xid-unreadable
+}
+
+@test "NVML's recovery action and retired pages; MIG enabled without an instance" {
+	probe ecc
+	[ "$(j '.gpus[1].recovery_action')" = 1 ]
+	[ "$(j '.gpus[1].recovery_action_name')" = NVML_GPU_RECOVERY_ACTION_GPU_RESET ]
+	[ "$(j '.gpus[1].retired_pages_dbe')" = 7 ]
+	[ "$(j '.gpus[0].recovery_action')" = 0 ]
+	has_id probe-recovery-action
+	probe migempty
+	[ "$(j '.gpus[0].mig_enabled')" = true ]
+	[ "$(j '.devices[0].result')" = skipped ]
+	[[ "$(j '.devices[0].steps.init.error')" == *"no MIG instance"* ]]
+	has_id probe-mig-empty
 }

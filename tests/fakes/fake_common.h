@@ -27,6 +27,11 @@
  *   onebad      4 x A100, the third (index 2) hangs in its launch
  *   mig         1 x A100 with MIG enabled and two instances (MIG-... UUIDs)
  *   nopeer      as ok (2 x H100) without peer access between them
+ *   badpeer     as ok, and each peer copy flips a bit
+ *   migempty    as mig, with no MIG instance created
+ *   ncclhang    as ok; libnccl's ncclCommInitAll blocks forever (fake_nccl.c)
+ *   ncclfail    as ok; ncclCommInitAll answers ncclSystemError (2)
+ *   ncclwrong   as ok; the all-reduce gets one element wrong
  * CD_FAKE_FREE_MIB sets the free memory cuMemGetInfo reports (default 192). */
 #ifndef CD_FAKE_COMMON_H
 #define CD_FAKE_COMMON_H
@@ -62,7 +67,12 @@ enum fake_mode {
 	FM_BUSY,
 	FM_ONEBAD,
 	FM_MIG,
-	FM_NOPEER
+	FM_NOPEER,
+	FM_BADPEER,
+	FM_MIGEMPTY,
+	FM_NCCLHANG,
+	FM_NCCLFAIL,
+	FM_NCCLWRONG
 };
 
 #define MIB	    (1024ULL * 1024ULL)
@@ -143,13 +153,14 @@ static const struct fake_gpu fake_v100[] = {
 };
 /* clang-format on */
 
-static enum fake_mode fake_mode(void)
+static inline enum fake_mode fake_mode(void)
 {
 	static const char *const names[] = {
 		"ok",	    "h200",	  "old",      "nogpu",	    "initfail", "mismatch",
 		"hang",	    "hangall",	  "crash",    "ecc",	    "stub",	"cuinit999",
 		"hanginit", "hanglaunch", "hangcopy", "launchfail", "badcopy",	"crashlaunch",
-		"nojit",    "busy",	  "onebad",   "mig",	    "nopeer"};
+		"nojit",    "busy",	  "onebad",   "mig",	    "nopeer",	"badpeer",
+		"migempty", "ncclhang",	  "ncclfail", "ncclwrong"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 
@@ -159,7 +170,7 @@ static enum fake_mode fake_mode(void)
 	return FM_OK;
 }
 
-static const struct fake_box *fake_box(void)
+static inline const struct fake_box *fake_box(void)
 {
 	static const struct fake_box ok = {"570.124.06", "12.570.124.06", 12080, 1, 2, fake_h100};
 	static const struct fake_box h200 = {"580.159.04", "13.580.159.04", 13000, 1, 1, fake_h200};
@@ -173,6 +184,10 @@ static const struct fake_box *fake_box(void)
 	switch (fake_mode()) {
 	case FM_OK:
 	case FM_NOPEER:
+	case FM_BADPEER:
+	case FM_NCCLHANG:
+	case FM_NCCLFAIL:
+	case FM_NCCLWRONG:
 	case FM_INITFAIL:
 	case FM_MISMATCH:
 	case FM_HANG:
@@ -183,14 +198,15 @@ static const struct fake_box *fake_box(void)
 	case FM_NOGPU: return &nogpu;
 	case FM_ECC: return &ecc;
 	case FM_ONEBAD: return &a100;
-	case FM_MIG: return &mig;
+	case FM_MIG:
+	case FM_MIGEMPTY: return &mig;
 	default: return &h200;
 	}
 }
 
 /* Append the caller's name to $CD_FAKE_TRACE: one write per line, so the
  * lines of the two libraries, queried at the same time, never interleave. */
-static void fake_trace(const char *fn)
+static inline void fake_trace(const char *fn)
 {
 	const char *t = getenv("CD_FAKE_TRACE");
 	char line[128];
@@ -210,13 +226,13 @@ static void fake_trace(const char *fn)
 	close(fd);
 }
 
-static void fake_hang(void)
+static inline void fake_hang(void)
 {
 	for (;;)
 		pause();
 }
 
-static void fake_crash(void)
+static inline void fake_crash(void)
 {
 	/* A real invalid write, not raise(): the address comes from a volatile
 	 * so the compiler cannot turn it into a trap instruction. */

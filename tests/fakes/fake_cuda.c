@@ -77,7 +77,8 @@ static void add_gpu(unsigned i)
 	unsigned k;
 
 	if (g->mig == 1) {
-		for (k = 0; k < sizeof(fake_migs) / sizeof(fake_migs[0]); k++)
+		for (k = 0; fake_mode() == FM_MIG && k < sizeof(fake_migs) / sizeof(fake_migs[0]);
+		     k++)
 			add(fake_migs[k].name, fake_migs[k].uuid, g->cc_major, g->cc_minor,
 			    fake_migs[k].sm_count, g->bus, fake_migs[k].total_mib, 1, 0);
 		return;
@@ -503,6 +504,8 @@ FAKE_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dctx, CUdeviceptr 
 	if (!dst || !src)
 		return CUDA_ERROR_INVALID_VALUE;
 	memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+	if (fake_mode() == FM_BADPEER && n > 100)
+		((unsigned char *)(uintptr_t)dst)[100] ^= 0x01;
 	clock_ms += (double)n / 200e6;
 	return CUDA_SUCCESS;
 }

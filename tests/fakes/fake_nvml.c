@@ -331,7 +331,7 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, uns
 	ENTER();
 	if (dev_ok(d) || !mig || d->mig != 1)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (i != 0 && i != 3)
+	if ((i != 0 && i != 3) || fake_mode() == FM_MIGEMPTY)
 		return 6; /* NVML_ERROR_NOT_FOUND */
 	p = &fake_migs[i == 0 ? 0 : 1];
 	*mig = p;

@@ -49,7 +49,7 @@ static const struct {
 	{"memtest.errors", offsetof(struct cd_live_device, memtest_errors)},
 	{"compute.iters", offsetof(struct cd_live_device, compute_iters)},
 	{"compute.threads", offsetof(struct cd_live_device, compute_threads)},
-	{"compute.us", offsetof(struct cd_live_device, compute_us)},
+	{"compute.kernel_us", offsetof(struct cd_live_device, compute_us)},
 };
 
 static int to_i64(const char *v, int64_t *out)

@@ -114,7 +114,7 @@ int live_full_compute(struct live_run *r)
 	if (live_dev_launch(r, "compute", r->spin, (unsigned)blocks, 256, p))
 		return -1;
 	if ((ms = live_cu_elapsed_ms(&r->cu, r->e0, r->e1)) >= 0)
-		emit_i64(r->o, "compute.us", (int64_t)(ms * 1000.0));
+		emit_i64(r->o, "compute.kernel_us", (int64_t)(ms * 1000.0));
 	live_cu_call(r->o, "cuMemcpyDtoHAsync_v2");
 	if (fail(r, "compute", r->cu.dtoh_async(r->hb, r->d, (size_t)threads * 4, r->s),
 		 "cuMemcpyDtoHAsync_v2") ||
