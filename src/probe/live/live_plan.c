@@ -242,11 +242,14 @@ static int filter(struct cd_facts *f, const char *list, struct cand *c, size_t *
 		for (i = 0; tok[0] && !hit && i < *n; i++)
 			if (c[i].uuid && str_has_prefix(c[i].uuid, tok))
 				want[i] = hit = 1;
+		if (tok[0] && !hit && !*n)
+			return err_set(err, CD_EUSAGE, "--devices: '%s': no device is visible",
+				       tok);
 		if (tok[0] && !hit)
 			return err_set(err, CD_EUSAGE,
 				       "--devices: '%s' is not a visible device (%zu visible: "
 				       "0-%zu or a GPU-/MIG- UUID)",
-				       tok, *n, *n ? *n - 1 : 0);
+				       tok, *n, *n - 1);
 		list += len + (list[len] == ',');
 	}
 	for (i = 0; i < *n; i++)
