@@ -17,6 +17,7 @@
 #define GROUPS_MAX	  32
 #define SHOWN_MAX	  8
 #define LIVE_NO_DEVICE_RC 100 /* CUDA_ERROR_NO_DEVICE (cuda.h) */
+#define LIVE_OOM_RC	  2   /* CUDA_ERROR_OUT_OF_MEMORY */
 
 /* Devices that ended one step the same way. */
 struct group {
@@ -56,8 +57,10 @@ static const char *id_of(int step, const struct cd_live_step *s)
 		return "probe-init-failed";
 	if (step == CD_LSTEP_MODULE)
 		return "probe-jit-failed";
-	if (s->rc == CD_UNK || s->rc == 0)
-		return step == CD_LSTEP_LOAD ? "probe-step-failed" : "probe-data-mismatch";
+	if ((s->rc == CD_UNK || s->rc == 0) &&
+	    (step == CD_LSTEP_COPY || step == CD_LSTEP_LAUNCH || step == CD_LSTEP_MEMTEST ||
+	     step == CD_LSTEP_COMPUTE))
+		return "probe-data-mismatch"; /* no error code: the data came back wrong */
 	return "probe-step-failed";
 }
 
@@ -203,6 +206,9 @@ static void failed(struct cd_findings *out, const struct group *g)
 		x = findings_add(out, id, CD_SEV_ERROR, SEC,
 				 "%s read back wrong data in the %s step", devices_title(a, g),
 				 live_step_name(g->step));
+	else if (s->rc == CD_UNK || s->rc == 0)
+		x = findings_add(out, id, CD_SEV_ERROR, SEC, "%s: the %s step failed: %s",
+				 devices_title(a, g), live_step_name(g->step), u(s->error));
 	else
 		x = findings_add(out, id, CD_SEV_ERROR, SEC, "%s: %s failed with %s (%lld)",
 				 devices_title(a, g), call, rc_name(s), (long long)s->rc);
@@ -224,9 +230,14 @@ static void failed(struct cd_findings *out, const struct group *g)
 			    "it if this recurs");
 		return;
 	}
-	table_detail(x, a, s->rc, "");
+	if (s->rc != CD_UNK && s->rc != 0)
+		table_detail(x, a, s->rc, "");
+	else
+		finding_detail(x, a, "The %s step could not go on; no CUDA call failed.",
+			       live_step_name(g->step));
 	evidence(x, a, g);
-	table_fix(x, a, s->rc);
+	/* too little free memory to test: what holds it, as for CUDA_ERROR_OUT_OF_MEMORY */
+	table_fix(x, a, s->rc == CD_UNK && g->step == CD_LSTEP_ALLOC ? LIVE_OOM_RC : s->rc);
 }
 
 static void jit(struct cd_findings *out, const struct group *g)

@@ -215,6 +215,17 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[[ "$(j '.findings[] | select(.id=="probe-jit-failed") | .evidence | join("\n")')" == *"libnvidia-ptxjitcompiler.so.1 not found"* ]]
 }
 
+@test "too little free memory to test: the alloc step fails with what holds the memory" {
+	CD_FAKE_FREE_MIB=4 probe h200
+	[ "$status" -eq 1 ]
+	[ "$(step 0 meminfo result)" = passed ]
+	[ "$(step 0 alloc result)" = failed ]
+	[ "$(step 0 alloc error)" = "only 4194304 bytes of GPU memory are free" ]
+	[ "$(j '.findings[] | select(.id=="probe-step-failed") | .title')" = \
+		"GPU 0: the alloc step failed: only 4194304 bytes of GPU memory are free" ]
+	[[ "$(j '.findings[] | select(.id=="probe-step-failed") | .fix | join("\n")')" == *"--query-compute-apps"* ]]
+}
+
 @test "a GPU held in exclusive-process mode: CUDA_ERROR_DEVICE_UNAVAILABLE at the context" {
 	probe busy
 	[ "$status" -eq 1 ]
@@ -281,7 +292,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[[ "$output" == *"--devices: '7' is not a visible device (2 visible"* ]]
 }
 
-@test "--nagios: one status line, exit 0/2 for OK/CRITICAL" {
+@test "--nagios: one status line, exit 0/1/2/3 for OK/WARNING/CRITICAL/UNKNOWN" {
 	run env CD_FAKE_MODE=h200 "$CD" probe --nagios --root "$ROOT" \
 		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1"
 	[ "$status" -eq 0 ]
@@ -292,6 +303,15 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "CUDA PROBE CRITICAL - GPU 2 hung in cuEventQuery"*"[probe-hung]; 3 of 4 devices passed"* ]]
+	# warnings only: WARNING, 1
+	run env CD_FAKE_MODE=nopeer "$CD" probe --nagios --full --root "$ROOT" \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "CUDA PROBE WARNING - Some GPUs cannot access each other's memory directly [probe-peer-unavailable]; 2 of 2 devices passed"* ]]
+	# nothing could be probed and nothing says why: UNKNOWN, 3
+	run "$CD" probe --nagios --root "$ROOT"
+	[ "$status" -eq 3 ]
+	[[ "$output" == "CUDA PROBE UNKNOWN - 0 of 0 devices passed"* ]]
 }
 
 @test "--quick and --full exclude each other; unknown options are usage errors" {

@@ -51,6 +51,7 @@ static void nvml_phase(struct cd_facts *f, struct cd_live_facts *lf, int total_m
 	q = live_nvml_start(f, lf, nv.timeout_ms);
 	env_probe(f);
 	host_probe(f);
+	container_probe(f); /* the driver findings' fixes differ in a container */
 	driver_probe_finish(f, p);
 	live_nvml_finish(f, lf, q);
 	f->opts = saved;

@@ -121,8 +121,10 @@ static int copy(struct peer_run *r, int a, int b)
 		if ((ms = live_cu_elapsed_ms(cu, x->e0, x->e1)) > 0 && (best < 0 || ms < best))
 			best = ms;
 	}
-	if ((rc = cu->dtoh_async(r->got, y->buf, PEER_BYTES, x->s)) != 0 ||
-	    (rc = cu->event_record(x->e2, x->s)) != 0 || (rc = live_cu_wait(cu, x->e2)) != 0)
+	/* read back in b's own context and stream: the peer copy has completed */
+	if ((rc = cu->ctx_set(y->ctx)) != 0 ||
+	    (rc = cu->dtoh_async(r->got, y->buf, PEER_BYTES, y->s)) != 0 ||
+	    (rc = cu->event_record(y->e2, y->s)) != 0 || (rc = live_cu_wait(cu, y->e2)) != 0)
 		return fail_pair(r, a, b, rc, "cuMemcpyDtoHAsync_v2");
 	if (memcmp(r->want, r->got, PEER_BYTES)) {
 		char key[48];
