@@ -70,6 +70,8 @@ struct cd_live_device {
 	int is_mig;	      /* a MIG instance */
 	int64_t gi, ci;	      /* MIG: GPU and compute instance ids; CD_UNK */
 	const char *lib_path; /* the libcuda its child loaded */
+	size_t n_absent;
+	const char **absent; /* optional driver API functions that library lacks */
 	/* what the driver API says */
 	const char *name, *cuda_uuid, *pci_bus_id;
 	int64_t cc_major, cc_minor, sm_count, clock_khz, mem_clock_khz, bus_width_bits;

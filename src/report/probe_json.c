@@ -85,6 +85,7 @@ static json_t *j_device(const struct cd_live_device *d)
 	set(o, "memory_total_bytes", json_i64(d->total_bytes));
 	set(o, "memory_free_bytes", json_i64(d->free_bytes));
 	set(o, "libcuda", json_str(d->lib_path));
+	set(o, "absent_symbols", json_strv(d->absent, d->n_absent, d->lib_path != NULL));
 	set(o, "result", json_string(live_result_name(d->result)));
 	set(o, "wall_us", json_i64(d->wall_us));
 	set(o, "killed_at_timeout", json_boolean(d->killed_at_timeout));

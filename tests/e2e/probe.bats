@@ -48,6 +48,7 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[ "$(j '.devices[0].cuda_visible_devices')" = GPU-0e6b8f52-9a1c-4d37-b2e5-c4f81a7d0936 ]
 	[ "$(j '.devices[0].cuda_uuid')" = GPU-0e6b8f52-9a1c-4d37-b2e5-c4f81a7d0936 ]
 	[ "$(j '.devices[0].compute_capability')" = 9.0 ]
+	[ "$(j '.devices[0].absent_symbols | length')" = 0 ]
 	[ "$(j '.devices[0].result')" = passed ]
 	for s in load init device context meminfo alloc copy module launch bandwidth; do
 		[ "$(step 0 $s result)" = passed ] || { echo "$s: $(step 0 $s result)"; false; }

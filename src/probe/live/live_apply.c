@@ -19,8 +19,9 @@ struct live_seen {
 	char stage[48], call[96];
 	int done;
 	int have[CD_LSTEP_N]; /* a result record (rc, fail or skip) */
-	size_t n_log;
+	size_t n_log, n_absent;
 	const char *log[LOG_LINES_MAX];
+	const char *absent[LOG_LINES_MAX];
 };
 
 /* Integer facts of a device, each a record key. */
@@ -135,6 +136,8 @@ static void dev_record(struct cd_facts *f, struct cd_live_device *d, struct live
 		d->pci_bus_id = arena_strdup(&f->arena, v);
 	else if (!strcmp(k, "jit.log") && s->n_log < LOG_LINES_MAX)
 		s->log[s->n_log++] = arena_strdup(&f->arena, v);
+	else if (!strcmp(k, "absent") && s->n_absent < LOG_LINES_MAX)
+		s->absent[s->n_absent++] = arena_strdup(&f->arena, v);
 	else
 		step_record(f, d, s, k, v);
 }
@@ -281,6 +284,10 @@ void live_apply_device(struct cd_facts *f, struct cd_live_device *d, const struc
 			memcpy(d->jit_log, s.log, s.n_log * sizeof(*s.log));
 			d->n_jit_log = s.n_log;
 		}
+	}
+	if (s.n_absent && (d->absent = arena_calloc(&f->arena, s.n_absent, sizeof(*d->absent)))) {
+		memcpy(d->absent, s.absent, s.n_absent * sizeof(*s.absent));
+		d->n_absent = s.n_absent;
 	}
 	if (s.stage[0])
 		d->stage = arena_strdup(&f->arena, s.stage);

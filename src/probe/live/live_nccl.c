@@ -1,7 +1,7 @@
 /* live_nccl: the NCCL child of `probe --nccl` (live_int.h). Loaded only when
  * asked: the libnccl.so.2 that `import torch` would load (the stack facts,
  * f->stack->libraries->nccl), else --nccl-lib, else the loader's own search.
- * One process, a communicator over every whole GPU whose context worked
+ * One process, a communicator over every whole GPU that passed its own probe
  * (ncclCommInitAll), an all-reduce of known int32 values checked exactly on
  * the host, each step under its own deadline. The records are "load.*",
  * "init.*", "allreduce.*" like a device's steps. */
@@ -460,14 +460,14 @@ void live_nccl(struct cd_facts *f, struct cd_live_facts *lf, const struct live_o
 	buf_init(&cvd, 8192);
 	for (i = 0; i < lf->n_devices && ranks < RANKS_MAX; i++) {
 		const struct cd_live_device *d = &lf->devices[i];
-		if (d->is_mig || !d->cvd || d->steps[CD_LSTEP_CONTEXT].result != CD_LIVE_PASSED)
+		if (d->is_mig || !d->cvd || d->result != CD_LIVE_PASSED)
 			continue;
 		if ((ranks && buf_putc(&cvd, ',')) || buf_puts(&cvd, d->cvd))
 			break;
 		ranks++;
 	}
 	if (!ranks)
-		n->load.error = "no whole GPU with a working context to run on";
+		n->load.error = "no whole GPU passed its own probe";
 	else
 		run(f, lf, lib, ranks, cvd.p, end_us);
 	buf_free(&cvd);

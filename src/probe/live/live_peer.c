@@ -1,5 +1,5 @@
 /* live_peer: the peer child of `probe --full` (live_int.h). One child sees
- * every whole GPU that passed its own context step (CUDA_VISIBLE_DEVICES =
+ * every whole GPU that passed its own probe (CUDA_VISIBLE_DEVICES =
  * their UUIDs, so its ordinal k is the k-th of them) and, for each ordered
  * pair, asks cuDeviceCanAccessPeer and cuDeviceGetP2PAttribute; where access
  * is reported it enables it and copies a pattern from one GPU to the other,
@@ -307,7 +307,8 @@ static int alloc_pairs(struct cd_facts *f, struct cd_live_peers *p, const size_t
 	return 0;
 }
 
-/* The devices a peer child can see: whole GPUs (by UUID) whose context worked. */
+/* The devices a peer child can see: whole GPUs (by UUID) that passed their own
+ * probe (a GPU that hangs alone would hang the pairs too). */
 static int eligible(const struct cd_live_facts *lf, size_t *dev, struct cd_buf *cvd)
 {
 	size_t i;
@@ -315,7 +316,7 @@ static int eligible(const struct cd_live_facts *lf, size_t *dev, struct cd_buf *
 
 	for (i = 0; i < lf->n_devices && n < PEERS_MAX; i++) {
 		const struct cd_live_device *d = &lf->devices[i];
-		if (d->is_mig || !d->cvd || d->steps[CD_LSTEP_CONTEXT].result != CD_LIVE_PASSED)
+		if (d->is_mig || !d->cvd || d->result != CD_LIVE_PASSED)
 			continue;
 		if ((n && buf_putc(cvd, ',')) || buf_puts(cvd, d->cvd))
 			return -1;
@@ -373,7 +374,7 @@ void live_peers(struct cd_facts *f, struct cd_live_facts *lf, int64_t end_us)
 	buf_init(&cvd, 8192);
 	n = eligible(lf, dev, &cvd);
 	if (n < 2)
-		lf->peers.step.error = "fewer than two whole GPUs with a working context";
+		lf->peers.step.error = "fewer than two whole GPUs passed their own probe";
 	else if (!f->driver.cuda.requested)
 		lf->peers.step.error = "no libcuda to load";
 	else
