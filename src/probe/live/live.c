@@ -60,9 +60,10 @@ static void nvml_phase(struct cd_facts *f, struct cd_live_facts *lf, int total_m
 /* Run the planned devices' children, ISO_JOBS_MAX at a time, until end_us;
  * devices skipped by the plan get none. */
 static void run_devices(struct cd_facts *f, struct cd_live_facts *lf, struct live_dev_arg *args,
-			int64_t end_us)
+			int64_t end_us, struct live_xid_pending *kmsg)
 {
 	struct iso_job jobs[ISO_JOBS_MAX];
+	struct iso_batch batch;
 	size_t idx[ISO_JOBS_MAX], next = 0, i, m;
 	int verbose = f->opts ? f->opts->verbose : 0;
 
@@ -86,8 +87,12 @@ static void run_devices(struct cd_facts *f, struct cd_live_facts *lf, struct liv
 						   .arg = &args[idx[i]],
 						   .keep_stderr = verbose >= 2,
 						   .step_deadlines = 1};
-		/* a failed start leaves every job ISO_NOT_RUN, which apply reports */
-		isolate_run(jobs, m, ms, 0, NULL);
+		/* a failed start leaves every job ISO_NOT_RUN, which apply reports; the
+		 * kernel log so far is read while the children run */
+		if (isolate_start(&batch, jobs, m, ms, 0, NULL) == 0) {
+			live_xid_drain(kmsg);
+			isolate_wait(&batch);
+		}
 		for (i = 0; i < m; i++) {
 			live_apply_device(f, &lf->devices[idx[i]], &jobs[i]);
 			lf->timed_out |= lf->devices[idx[i]].killed_at_timeout;
@@ -108,6 +113,7 @@ int live_probe(struct cd_facts *f, const struct live_opts *o, struct cd_err *err
 	struct cd_live_facts *lf = live_facts_new(&f->arena);
 	int64_t t0 = iso_now_us(), end_us, keep = 0;
 	struct live_dev_arg *args = NULL;
+	struct live_xid_pending *kmsg;
 	int rc;
 
 	if (!lf)
@@ -124,10 +130,11 @@ int live_probe(struct cd_facts *f, const struct live_opts *o, struct cd_err *err
 	rc = live_plan(f, lf, o, end_us - keep, &args, err);
 	if (rc)
 		return rc;
-	run_devices(f, lf, args, end_us - keep);
+	kmsg = live_xid_open(f, lf);
+	run_devices(f, lf, args, end_us - keep, kmsg);
 	live_peers(f, lf, end_us - (o->nccl ? (int64_t)o->timeout_ms * NCCL_SHARE * 10 : 0));
 	live_nccl(f, lf, o, end_us);
-	live_xid_read(f, lf, t0);
+	live_xid_close(f, lf, kmsg, t0); /* what the probe itself made the driver log, too */
 	lf->wall_us = iso_now_us() - t0;
 	lf->peak_rss_kb = peak_rss_kb();
 	return 0;

@@ -76,8 +76,15 @@ void live_peers(struct cd_facts *f, struct cd_live_facts *lf, int64_t end_us);
 /* The NCCL child, live_nccl.c (only with --nccl). */
 void live_nccl(struct cd_facts *f, struct cd_live_facts *lf, const struct live_opts *o,
 	       int64_t end_us);
-/* The Xid lines of the kernel log, live_xid.c; t0_us: when the probe began. */
-void live_xid_read(struct cd_facts *f, struct cd_live_facts *lf, int64_t t0_us);
+/* The Xid lines of the kernel log, live_xid.c: opened (and read so far) before
+ * the devices run, drained while they run, the rest read and parsed once
+ * they are done; t0_us: when the probe began. NULL when it cannot be read
+ * (the reason is in lf->xids). */
+struct live_xid_pending;
+struct live_xid_pending *live_xid_open(struct cd_facts *f, struct cd_live_facts *lf);
+void live_xid_drain(struct live_xid_pending *p);
+void live_xid_close(struct cd_facts *f, struct cd_live_facts *lf, struct live_xid_pending *p,
+		    int64_t t0_us);
 
 /* The appliers, live_apply.c: one child's records into its device. */
 void live_apply_device(struct cd_facts *f, struct cd_live_device *d, const struct iso_job *j);

@@ -1,9 +1,9 @@
-/* live_xid: the Xid lines of the kernel log (live_int.h), read after the
- * devices ran so the ones the probe caused are there too. /dev/kmsg is read
- * without blocking (O_NONBLOCK: EAGAIN is the end; EPIPE, a record
- * overwritten while reading, is skipped); under --root the same path is a
- * file of the fixture. Readable without root unless kernel.dmesg_restrict=1,
- * which is then the fact. Keeps the XIDS_MAX most recent lines. */
+/* live_xid: the Xid lines of the kernel log (live_int.h). /dev/kmsg is opened
+ * before the devices run, read while they run and read to its end after them,
+ * from where the first read stopped, so what the probe made the driver log is
+ * there too. Reads never block (O_NONBLOCK: EAGAIN is the end; EPIPE, a record
+ * overwritten while reading, is skipped); under --root the path is a file of
+ * the fixture. kernel.dmesg_restrict=1 (root needed) is reported as the fact. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -102,30 +102,52 @@ static void keep(struct cd_facts *f, struct cd_live_facts *lf, const struct cd_b
 		lf->xids.n = 0;
 }
 
-void live_xid_read(struct cd_facts *f, struct cd_live_facts *lf, int64_t t0_us)
-{
-	char host[PATH_MAX];
+struct live_xid_pending {
+	int fd, err, truncated;
 	struct cd_buf b;
-	int fd, e;
+};
+
+struct live_xid_pending *live_xid_open(struct cd_facts *f, struct cd_live_facts *lf)
+{
+	struct live_xid_pending *p;
+	char host[PATH_MAX];
 
 	lf->xids.source = KMSG;
 	if (root_host_path(&f->root, KMSG, host, sizeof(host))) {
 		lf->xids.error = "path too long";
-		return;
+		return NULL;
 	}
-	fd = open(host, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
+	if (!(p = arena_alloc(&f->arena, sizeof(*p))))
+		return NULL;
+	p->fd = open(host, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (p->fd < 0) {
 		lf->xids.error = why(f, errno);
-		return;
+		return NULL;
 	}
-	buf_init(&b, KMSG_MAX + 8192);
-	e = read_all(fd, &b, &lf->xids.truncated);
-	close(fd);
-	if (e) {
-		lf->xids.error = why(f, e);
+	buf_init(&p->b, KMSG_MAX + 8192);
+	live_xid_drain(p);
+	return p;
+}
+
+void live_xid_drain(struct live_xid_pending *p)
+{
+	if (p && !p->err && !p->truncated)
+		p->err = read_all(p->fd, &p->b, &p->truncated);
+}
+
+void live_xid_close(struct cd_facts *f, struct cd_live_facts *lf, struct live_xid_pending *p,
+		    int64_t t0_us)
+{
+	if (!p)
+		return;
+	live_xid_drain(p);
+	close(p->fd);
+	lf->xids.truncated = p->truncated;
+	if (p->err) {
+		lf->xids.error = why(f, p->err);
 	} else {
 		lf->xids.readable = 1;
-		keep(f, lf, &b, t0_us);
+		keep(f, lf, &p->b, t0_us);
 	}
-	buf_free(&b);
+	buf_free(&p->b);
 }
