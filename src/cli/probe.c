@@ -93,6 +93,20 @@ static int render(const struct cd_opts *opts, const struct probe_args *a, const 
 	return rc;
 }
 
+/* With --nccl, the environment's NCCL transport switches (check_env's
+ * nccl-transport-disabled) belong in the report; its other findings do not:
+ * they are dropped again from the end of the list. */
+static void nccl_env(const struct cd_facts *f, struct cd_findings *out)
+{
+	size_t n0 = out->n, i, k = n0;
+
+	check_env(f, out);
+	for (i = n0; i < out->n; i++)
+		if (!strcmp(out->items[i]->id, "nccl-transport-disabled"))
+			out->items[k++] = out->items[i];
+	out->n = k;
+}
+
 static int run(struct cd_facts *f, struct probe_args *a, struct cd_opts *opts)
 {
 	struct cd_findings fs;
@@ -110,6 +124,8 @@ static int run(struct cd_facts *f, struct probe_args *a, struct cd_opts *opts)
 	check_driver(f, &fs);
 	check_gpus(f, &fs);
 	check_live(f, &fs);
+	if (a->lo.nccl)
+		nccl_env(f, &fs);
 	findings_sort(&fs);
 	if (render(opts, a, f, &fs) || fflush(stdout) != 0)
 		return a->nagios ? PROBE_NAGIOS_UNKNOWN : CD_EXIT_INTERNAL;

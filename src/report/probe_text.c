@@ -256,6 +256,16 @@ void probe_text(const struct cd_render *r, const struct cd_facts *f, const struc
 	text_findings(r, fs);
 }
 
+/* A table cell: '|' would end it, a newline the row. */
+static void md_cell(FILE *o, const char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '|')
+			fputs("\\|", o);
+		else
+			fputc(*s == '\n' ? ' ' : *s, o);
+}
+
 static void md_device(FILE *o, const struct cd_live_device *d)
 {
 	char t[32];
@@ -268,10 +278,13 @@ static void md_device(FILE *o, const struct cd_live_device *d)
 		u(d->uuid ? d->uuid : d->cuda_uuid), d->pci_bus_id ? d->pci_bus_id : "");
 	for (k = 0; k < CD_LSTEP_N; k++) {
 		const struct cd_live_step *s = &d->steps[k];
-		fprintf(o, "| %s | %s | %s | %s%s%s |\n", live_step_name((enum cd_live_step_id)k),
-			live_result_name(s->result), s->us == CD_UNK ? "" : ms(t, sizeof(t), s->us),
-			s->rc_name ? s->rc_name : "", s->rc_name && s->error ? ": " : "",
-			s->error ? s->error : "");
+		fprintf(o, "| %s | %s | %s | ", live_step_name((enum cd_live_step_id)k),
+			live_result_name(s->result),
+			s->us == CD_UNK ? "" : ms(t, sizeof(t), s->us));
+		md_cell(o, s->rc_name);
+		fputs(s->rc_name && s->error ? ": " : "", o);
+		md_cell(o, s->error);
+		fputs(" |\n", o);
 	}
 }
 

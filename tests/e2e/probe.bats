@@ -391,6 +391,11 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	probe ok
 	[ "$(j .nccl.load.result)" = skipped ]
 	[ "$(j .nccl.path)" = null ]
+	# NCCL's transport switches matter to --nccl alone
+	NCCL_P2P_DISABLE=1 probe ok --nccl-lib "$FAKES/libnccl.so.2"
+	has_id nccl-transport-disabled
+	NCCL_P2P_DISABLE=1 probe ok
+	! has_id nccl-transport-disabled
 }
 
 @test "NCCL faults: init fails with its result by name, a wrong sum, a hang within --timeout" {
