@@ -55,7 +55,7 @@ GEN_OBJ := $(BUILD)/gen/kb_data.o
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1
+FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnccl.so.2
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all run test deps unit e2e lint fuzz fuzz-build bench accuracy format clean check-static \
@@ -116,6 +116,10 @@ $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_commo
 $(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libcuda.so.1 -o $@ $<
+
+$(BUILD)/fakes/libnccl.so.2: tests/fakes/fake_nccl.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libnccl.so.2 -o $@ $<
 
 fakes: $(FAKES)
 

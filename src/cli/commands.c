@@ -73,7 +73,23 @@ static const struct cd_command commands[] = {
 	 "                       nvcc, host compiler and flags torch uses (not with --root)\n"
 	 "  --gpu-cc LIST        compute capabilities to assume (9.0,8.0 or none)\n"
 	 "  --build-timeout S    bound on nvcc and on the link (default 300)\n"},
-	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
+	{"probe", cmd_probe, "live GPU health test: one child per GPU, hung is not failed",
+	 "cuda-doctor probe [--devices LIST] [--quick|--full] [--nccl] [--nagios]\n"
+	 "  Run the real CUDA path on every visible GPU and MIG instance, each in its own\n"
+	 "  child under per-step deadlines and the whole --timeout (default 10 s): cuInit, a\n"
+	 "  context, memory written and read back, the embedded PTX JIT-compiled, kernels\n"
+	 "  launched and verified, pinned copy bandwidth. Each step ends passed, failed (the\n"
+	 "  CUresult by name), hung, skipped or crashed. Xid lines of the kernel log and\n"
+	 "  NVML's recovery state are explained. check never does any of this.\n"
+	 "  --quick          the steps above (default)\n"
+	 "  --full           also half the free memory pattern-tested, an integer loop on\n"
+	 "                   every SM, and the peer matrix with verified peer copies\n"
+	 "  --devices LIST   only these: visible ordinals (0,2) or GPU-/MIG- UUID prefixes\n"
+	 "  --nccl           an all-reduce through the libnccl.so.2 import torch would load\n"
+	 "  --nccl-lib PATH  that library instead (implies --nccl)\n"
+	 "  --nagios         one status line; exit 0/1/2/3 = OK/WARNING/CRITICAL/UNKNOWN\n"
+	 "  --print-ptx      print the PTX the probe runs, and exit\n"
+	 "  exit: 0 all passed, 1 a step failed, hung or crashed, 2 usage, 3 internal.\n"},
 	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
 	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
 	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},

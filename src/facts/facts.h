@@ -201,6 +201,7 @@ struct cd_env_facts {
 struct cd_opts;
 struct cd_python_facts;
 struct cd_stack_facts;
+struct cd_live_facts;
 
 struct cd_facts {
 	struct cd_arena arena;
@@ -216,6 +217,8 @@ struct cd_facts {
 	struct cd_env_facts env;
 	/* The Python / PyTorch stack: filled by the stack probes; NULL = not probed. */
 	struct cd_stack_facts *stack;
+	/* `cuda-doctor probe`'s live GPU test (facts/live.h); NULL = not probed. */
+	struct cd_live_facts *live;
 };
 
 void facts_init(struct cd_facts *f, const struct cd_opts *opts);

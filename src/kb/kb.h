@@ -43,4 +43,12 @@ int kb_tsv_col(const struct kb_tsv *t, const char *name);
  * when the column does not exist. */
 const char *kb_tsv_get(const struct kb_tsv *t, const char *name);
 
+/* A fixed pool for tables parsed once into static storage: kb_pool_dup
+ * copies s (NULL or too big for what is left: NULL). Never freed. */
+struct kb_pool {
+	char *p;
+	size_t len, cap;
+};
+const char *kb_pool_dup(struct kb_pool *pool, const char *s);
+
 #endif

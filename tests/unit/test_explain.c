@@ -607,8 +607,9 @@ static void scan_root_cause_rule(void **state)
 	/* the undefined symbol comes first, but the cuDNN of another release on
 	 * the path (lib-path-pollution) causes it: the cause ranks first */
 	const char log[] =
-		"ImportError: /x/torch/lib/libtorch_python.so: undefined symbol: "
-		"_ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t\n"
+		"ImportError: /home/x/DCNv2/_ext.cpython-36m-x86_64-linux-gnu.so: undefined "
+		"symbol: "
+		"_ZN3c105ErrorC1ENS_14SourceLocationERKSs\n"
 		"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, "
 		"2) but linked against (8, 0, 3)\n";
 	struct xs_result *r = scan(log);
