@@ -771,17 +771,21 @@ static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
  * With need >= 0 (a window of several lines) a match must cover that offset,
  * the end of the anchor the database found, so a message is found from its
  * own line, never only from its neighbours. */
-static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n, long need)
+static void best_template(const struct sig *sg, size_t hit_slot, struct hit *h, size_t n, long need,
+			  int *wraps)
 {
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
 	size_t i, best = 0, st, en;
+	int at_end;
 
 	h->t = sg->tmpl[hit_slot];
 	h->ok = 0;
 	for (i = 0; i < sg->pattern.n; i++) {
 		size_t k;
-		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en) != 1)
+		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en, &at_end) != 1) {
+			*wraps |= at_end;
 			continue;
+		}
 		if (need >= 0 && ((size_t)need <= st || (size_t)need > en))
 			continue;
 		k = caps_set(sg->tmpl[i], caps);
@@ -824,17 +828,24 @@ static size_t join_end(const struct xs_scanner *s, size_t at)
 	return at;
 }
 
-/* Try the candidates, highest priority first, on [ws, we) of the chunk;
- * multi: the window spans several lines. Returns the winner or NULL. */
+/* Try the candidates, highest priority first, on their line, or (multi) on
+ * the lines around it joined; returns the winner or NULL. On the line, a
+ * candidate whose message may wrap (an attempt ran out of the line, or the
+ * anchor sits too near the line's start for the message to begin there) is
+ * marked in *wrap for the second try; only those are tried again. */
 static const struct pending *try_window(struct xs_scanner *s, const struct pending *cand, size_t nc,
-					struct hit *h, int multi)
+					struct hit *h, int multi, uint32_t *wrap)
 {
 	const struct sig *sigs = s->db->sigs.sigs;
 	size_t i;
 
 	for (i = 0; i < nc; i++) {
 		const struct pending *c = &cand[i];
+		const struct tmpl *a = sigs[c->sig].tmpl[c->slot];
 		size_t ws, we;
+		int wraps = 0;
+		if (multi && !(*wrap >> i & 1))
+			continue;
 		memset(h, 0, sizeof(*h));
 		h->sig = c->sig;
 		if (multi) {
@@ -845,9 +856,12 @@ static const struct pending *try_window(struct xs_scanner *s, const struct pendi
 			we = s->seg_e - c->to > XS_WINDOW ? c->to + XS_WINDOW : s->seg_e;
 		}
 		h->w = s->c + ws;
-		best_template(&sigs[c->sig], c->slot, h, we - ws, multi ? (long)(c->to - ws) : -1);
+		best_template(&sigs[c->sig], c->slot, h, we - ws, multi ? (long)(c->to - ws) : -1,
+			      &wraps);
 		if (h->ok)
 			return c;
+		if (!multi && (wraps || c->to - s->seg_s < a->anchor_prefix + a->longest_lit))
+			*wrap |= (uint32_t)1 << i;
 	}
 	return NULL;
 }
@@ -872,6 +886,7 @@ static void flush(struct xs_scanner *s)
 	const struct pending *p;
 	struct hit h;
 	size_t nc = s->n_pend, i, j, ts, te;
+	uint32_t wrap = 0; /* candidates whose message may wrap */
 
 	s->seg_open = 0;
 	memcpy(cand, s->pend, nc * sizeof(cand[0]));
@@ -882,9 +897,9 @@ static void flush(struct xs_scanner *s)
 			cand[j] = cand[j - 1];
 			cand[j - 1] = tmp;
 		}
-	p = try_window(s, cand, nc, &h, 0);
-	if (!p)
-		p = try_window(s, cand, nc, &h, 1);
+	p = try_window(s, cand, nc, &h, 0, &wrap);
+	if (!p && wrap)
+		p = try_window(s, cand, nc, &h, 1, &wrap);
 	if (!p)
 		return;
 	s->res->hits++;
