@@ -7,7 +7,7 @@
 # a toolkit stub as libcuda, a tight --timeout); the same measurements with
 # torch in the same run (bench/probe.sh); facts beside nvidia-smi's. Never
 # changes a GPU setting (MIG mode, compute mode, clocks) and never resets one.
-# Usage: scripts/hw/probe-validate.sh [OUTDIR]   (default: $OUT, else ./probe-validate)
+# Usage: [CD_BIN=BINARY] scripts/hw/probe-validate.sh [OUTDIR]   (default: $OUT, else ./probe-validate)
 # Everything lands in OUTDIR; summary.txt is the one to read first.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,12 +24,14 @@ say() {
 
 cd "$top" || exit 1
 say "== probe-validate on $(uname -n), $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD 2>/dev/null)"
-if ! make -j"$(nproc)" >"$out/build.log" 2>&1 &&
+# CD_BIN: a binary built elsewhere (the GPU machine may lack the build
+# dependencies; the binary needs glibc only)
+cd_bin=${CD_BIN:-$top/build/cuda-doctor}
+if [ -z "${CD_BIN:-}" ] && ! make -j"$(nproc)" >"$out/build.log" 2>&1 &&
 	! { make deps && make -j"$(nproc)"; } >>"$out/build.log" 2>&1; then
 	say "build failed: see build.log"
 	exit 1
 fi
-cd_bin=$top/build/cuda-doctor
 nvidia-smi -L >"$out/nvidia-smi-L.txt" 2>&1
 nvidia-smi --query-gpu=index,uuid,name,pci.bus_id,memory.total,mig.mode.current,compute_mode,driver_version \
 	--format=csv >"$out/nvidia-smi-query.csv" 2>&1
