@@ -93,7 +93,7 @@ enum { XS_ENC_UNDECIDED = 0, XS_ENC_RAW, XS_ENC_UTF16LE, XS_ENC_UTF16BE };
 struct xs_scanner;
 static int decide(struct xs_scanner *s);
 
-#define PENDING_MAX 32
+#define PENDING_MAX 64 /* candidates of one line; past it the lowest priority gives way */
 
 struct pending {
 	uint32_t sig;
@@ -834,7 +834,7 @@ static size_t join_end(const struct xs_scanner *s, size_t at)
  * anchor sits too near the line's start for the message to begin there) is
  * marked in *wrap for the second try; only those are tried again. */
 static const struct pending *try_window(struct xs_scanner *s, const struct pending *cand, size_t nc,
-					struct hit *h, int multi, uint32_t *wrap)
+					struct hit *h, int multi, uint64_t *wrap)
 {
 	const struct sig *sigs = s->db->sigs.sigs;
 	size_t i;
@@ -861,7 +861,7 @@ static const struct pending *try_window(struct xs_scanner *s, const struct pendi
 		if (h->ok)
 			return c;
 		if (!multi && (wraps || c->to - s->seg_s < a->anchor_prefix + a->longest_lit))
-			*wrap |= (uint32_t)1 << i;
+			*wrap |= (uint64_t)1 << i;
 	}
 	return NULL;
 }
@@ -886,7 +886,7 @@ static void flush(struct xs_scanner *s)
 	const struct pending *p;
 	struct hit h;
 	size_t nc = s->n_pend, i, j, ts, te;
-	uint32_t wrap = 0; /* candidates whose message may wrap */
+	uint64_t wrap = 0; /* candidates whose message may wrap */
 
 	s->seg_open = 0;
 	memcpy(cand, s->pend, nc * sizeof(cand[0]));
@@ -999,15 +999,25 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	if (!s->seg_open || to <= s->seg_s || to > s->seg_e)
 		open_segment(s, (size_t)to);
 	sig = s->db->sigs.pat_sig[id];
+	/* one candidate per pattern (not per signature): each pattern's anchor
+	 * is where its own match, or its wrapped message, is looked for */
 	for (i = 0; i < s->n_pend; i++)
-		if (s->pend[i].sig == sig)
+		if (s->pend[i].sig == sig && s->pend[i].slot == s->db->sigs.pat_slot[id])
 			return 0;
-	if (s->n_pend < PENDING_MAX) {
-		s->pend[s->n_pend].sig = sig;
-		s->pend[s->n_pend].slot = s->db->sigs.pat_slot[id];
-		s->pend[s->n_pend].to = (size_t)to;
-		s->n_pend++;
+	if (s->n_pend == PENDING_MAX) { /* a crowded line: the lowest priority gives way */
+		const struct sig *sigs = s->db->sigs.sigs;
+		size_t lo = 0;
+		for (i = 1; i < s->n_pend; i++)
+			if (sigs[s->pend[i].sig].priority < sigs[s->pend[lo].sig].priority)
+				lo = i;
+		if (sigs[s->pend[lo].sig].priority >= sigs[sig].priority)
+			return 0;
+		s->pend[lo] = s->pend[--s->n_pend];
 	}
+	s->pend[s->n_pend].sig = sig;
+	s->pend[s->n_pend].slot = s->db->sigs.pat_slot[id];
+	s->pend[s->n_pend].to = (size_t)to;
+	s->n_pend++;
 	return 0;
 }
 

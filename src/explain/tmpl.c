@@ -140,11 +140,11 @@ static int add_placeholder(struct tmpl *t, const char *s, const char *e, struct 
 	struct tmpl_op *op;
 	size_t k;
 
-	if (e - s == 1 && *s == '*') {
+	if (e - s == 1 && (*s == '*' || *s == '^' || *s == '$')) {
 		op = new_op(t, err);
 		if (!op)
 			return CD_EFORMAT;
-		op->kind = TMPL_ANY;
+		op->kind = *s == '*' ? TMPL_ANY : *s == '^' ? TMPL_BOL : TMPL_EOL;
 		return 0;
 	}
 	while (sep < e && *sep != ':' && *sep != '=')
@@ -199,10 +199,12 @@ static int check_adjacent(const struct tmpl *t, struct cd_err *err)
 {
 	size_t i;
 
-	for (i = 1; i < t->n_ops; i++) {
-		const struct tmpl_op *a = &t->ops[i - 1], *b = &t->ops[i];
-		if (a->kind != TMPL_LIT && a->kind != TMPL_WS && b->kind != TMPL_LIT &&
-		    b->kind != TMPL_WS)
+	for (i = 0; i < t->n_ops; i++) {
+		const struct tmpl_op *a = i ? &t->ops[i - 1] : NULL, *b = &t->ops[i];
+		if ((b->kind == TMPL_BOL && i) || (b->kind == TMPL_EOL && i + 1 < t->n_ops))
+			return err_set(err, CD_EFORMAT, "{^} only first, {$} only last");
+		if (a && a->kind != TMPL_LIT && a->kind != TMPL_WS && a->kind != TMPL_BOL &&
+		    b->kind != TMPL_LIT && b->kind != TMPL_WS && b->kind != TMPL_EOL)
 			return err_set(err, CD_EFORMAT, "two placeholders side by side");
 	}
 	return 0;
@@ -325,6 +327,8 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 				rc = buf_putc(out, '+');
 			break;
 		case TMPL_ANY: rc = buf_puts(out, "[^\\r\\n]*"); break;
+		case TMPL_BOL: rc = buf_putc(out, '^'); break;
+		case TMPL_EOL: rc = buf_putc(out, '$'); break;
 		case TMPL_SIZE:
 			rc = buf_puts(out, i == first ? "[0-9.] ?[KMGTPE]?i?B"
 						      : "[0-9.]+ ?[KMGTPE]?i?B");
@@ -336,10 +340,12 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 }
 
 /* The op the database anchors the template on: the longest literal, but a
- * literal with anything besides lower-case letters ("RuntimeError:",
- * "/tuple:", "sm_") counts 4 bytes more: plain words ("parameter",
- * "available") also turn up in ordinary training output, and every false
- * anchor costs a confirmation. NULL when the template has no literal. */
+ * literal with anything besides letters ("Error:", "/tuple:", "sm_",
+ * "libcudart.so") counts 4 bytes more: plain words ("parameter", "available",
+ * and "Pytorch" too, which a caseless match finds in every path) also turn up
+ * in ordinary training output, and every false anchor costs a confirmation.
+ * Case counts only for a template that matches case. NULL when the template
+ * has no literal. */
 static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at)
 {
 	const struct tmpl_op *best = NULL;
@@ -351,11 +357,13 @@ static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at)
 		if (o->kind != TMPL_LIT)
 			continue;
 		score = o->len;
-		for (j = 0; j < o->len; j++)
-			if (o->lit[j] < 'a' || o->lit[j] > 'z') {
+		for (j = 0; j < o->len; j++) {
+			unsigned char c = (unsigned char)o->lit[j];
+			if ((c < 'a' || c > 'z') && (t->caseless ? c < 'A' || c > 'Z' : 1)) {
 				score += 4;
 				break;
 			}
+		}
 		if (!best || score > best_score) {
 			best = o;
 			best_score = score;
@@ -520,6 +528,13 @@ static int m(struct mstate *s, size_t op, size_t pos)
 		set_cap(s, o, pos, o->len);
 		return m(s, op + 1, pos + o->len);
 	}
+	if (o->kind == TMPL_BOL) /* at the window's start, or after a line break */
+		return pos == 0 || s->p[pos - 1] == '\n' || s->p[pos - 1] == '\r'
+			       ? m(s, op + 1, pos)
+			       : 0;
+	if (o->kind == TMPL_EOL)
+		return pos == s->n || s->p[pos] == '\n' || s->p[pos] == '\r' ? m(s, op + 1, pos)
+									     : 0;
 	if (o->kind == TMPL_SIZE) {
 		k = size_len(s->p + pos, s->n - pos, t->caseless);
 		if (!k)

@@ -25,7 +25,9 @@ enum tmpl_kind {
 	TMPL_WS,      /* a blank in the template: one or more spaces or tabs */
 	TMPL_CLASS,   /* one or more bytes of a class */
 	TMPL_ANY,     /* {*}: zero or more bytes of the line */
-	TMPL_SIZE     /* a size such as "20.00 MiB", "512 bytes" or "1.5GB" */
+	TMPL_SIZE,    /* a size such as "20.00 MiB", "512 bytes" or "1.5GB" */
+	TMPL_BOL,     /* {^}: the start of a line */
+	TMPL_EOL      /* {$}: the end of a line */
 };
 
 /* Character classes of the typed placeholders ({name:TYPE}). */

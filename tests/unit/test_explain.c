@@ -164,6 +164,29 @@ static void tmpl_any_and_version(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_line_bounds(void **state)
+{
+	/* {^} and {$}: a line's start and end (or a break in a joined window) */
+	struct tmx m;
+	const char *a = "Killed", *b = "  Killed", *c = "3/8 [00:02<00:03]Killed",
+		   *d = "x\nKilled\n";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "{^}Killed{$}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)a, strlen(a), m.caps), 1);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)b, strlen(b), m.caps), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)c, strlen(c), m.caps), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)d, strlen(d), m.caps), 1);
+	arena_free(&m.a);
+	assert_int_equal(tm_compile(&m, "]Killed{$}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)c, strlen(c), m.caps), 1);
+	arena_free(&m.a);
+	assert_int_not_equal(tm_compile(&m, "Killed{^}"), 0); /* {^} only first */
+	arena_free(&m.a);
+	assert_int_not_equal(tm_compile(&m, "{$}Killed"), 0); /* {$} only last */
+	arena_free(&m.a);
+}
+
 static void tmpl_regex_text(void **state)
 {
 	struct tmx m;
@@ -847,6 +870,7 @@ int main(void)
 		cmocka_unit_test(tmpl_captures),
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
+		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
 		cmocka_unit_test(tmpl_errors),
 		cmocka_unit_test(tmpl_bounded_work),
