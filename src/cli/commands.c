@@ -126,7 +126,7 @@ static const char global_help[] =
 	"global options (before or after the command):\n"
 	"  --root DIR            read the filesystem under DIR as if it were /\n"
 	"  --env PREFIX          the Python environment to inspect\n"
-	"  --format text|json|markdown, --json\n"
+	"  --format text|json|markdown|html, --json\n"
 	"  --no-color            no colour even on a terminal (NO_COLOR is honoured too)\n"
 	"  -q, --quiet           print only problems\n"
 	"  -v, --verbose         print more detail\n"

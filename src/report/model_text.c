@@ -235,6 +235,11 @@ int model_render(const struct cd_render *rd, const struct cd_facts *f,
 		rc = json_print(rd->out, j);
 		json_decref(j);
 		return rc;
+	case CD_FMT_HTML:
+		j = model_json(f, m, r, p, fs);
+		rc = html_print(rd->out, j, "model");
+		json_decref(j);
+		return rc;
 	case CD_FMT_MARKDOWN: return markdown(rd, f, m, r, p, fs);
 	default: text(rd, f, m, r, p, fs); return 0;
 	}
