@@ -67,8 +67,8 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 	else if (!strcmp(v, "html"))
 		o->format = CD_FMT_HTML;
 	else
-		return cli_usage_error(NULL, "--format '%s': expected text, json, markdown or html",
-				       v);
+		return cli_usage_error(
+			NULL, "--format '%s': expected text, json or markdown, or html", v);
 	return 0;
 }
 

@@ -74,7 +74,7 @@ shot() {
 	[ "$status" -eq "$js" ]
 	run "$CD" --format htm check
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"expected text, json, markdown or html"* ]]
+	[[ "$output" == *"expected text, json or markdown, or html"* ]]
 }
 
 @test "explain --format html escapes the log's text" {
