@@ -52,6 +52,9 @@ struct iso_job {
 	const char *cwd;	/* NULL: this process's directory */
 	enum iso_output output; /* fn's; a program's output is always ISO_LOG */
 	int keep_stderr;	/* ISO_RECORDS: 1 leaves stderr as it is, 0 sends it to /dev/null */
+	const char *stdin_path; /* NULL: /dev/null; else the file the child reads as stdin */
+	const char *stderr_path; /* ISO_LOG: NULL sends stderr into the pipe with stdout;
+				    else the file (created, truncated) that gets it */
 	/* results */
 	enum iso_status status;
 	int code;	    /* exit status (ISO_OK, ISO_EXITED) or signal (ISO_CRASHED) */
