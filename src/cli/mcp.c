@@ -18,6 +18,7 @@
 
 #define MCP_LINE_MAX ((size_t)8 << 20) /* explain's logs come inline */
 #define MCP_CHUNK    65536
+#define JSONRPC	     "2.0" /* the protocol's version string, JSON-RPC 2.0 section 4 */
 
 enum {
 	RPC_PARSE_ERROR = -32700,
@@ -50,13 +51,13 @@ static int send(json_t *msg)
 
 static json_t *error_msg(json_t *id, int code, const char *message)
 {
-	return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(),
-			 "error", "code", code, "message", message);
+	return json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", JSONRPC, "id",
+			 id ? id : json_null(), "error", "code", code, "message", message);
 }
 
 static json_t *result_msg(json_t *id, json_t *result)
 {
-	return json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result);
+	return json_pack("{s:s, s:O, s:o}", "jsonrpc", JSONRPC, "id", id, "result", result);
 }
 
 static json_t *initialize(json_t *params)
@@ -107,8 +108,8 @@ static json_t *dispatch(const struct cd_opts *opts, json_t *m)
 						  : "a request must be a JSON object");
 	if (id && !json_is_string(id) && !json_is_integer(id))
 		return error_msg(NULL, RPC_INVALID_REQUEST, "id must be a string or an integer");
-	if (!ver || strcmp(ver, "2.0"))
-		return error_msg(id, RPC_INVALID_REQUEST, "jsonrpc must be \"2.0\"");
+	if (!ver || strcmp(ver, JSONRPC))
+		return error_msg(id, RPC_INVALID_REQUEST, "jsonrpc must be \"" JSONRPC "\"");
 	if (!json_object_get(m, "method") &&
 	    (json_object_get(m, "result") || json_object_get(m, "error")))
 		return NULL; /* a response: this server sends no requests */
