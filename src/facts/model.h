@@ -58,6 +58,12 @@ struct md_hub {
 	size_t n_files;
 	struct md_hub_file *files;
 	uint64_t download_bytes; /* the files' sizes added up */
+	/* The API's own count of the safetensors parameters ("safetensors":
+	 * {"parameters": {dtype: n}, "total": n}), when it gives one: a cross-check
+	 * of the headers, and the count when the headers could not all be read. */
+	uint64_t api_parameters;
+	size_t n_api_dtypes;
+	struct md_dtype_stat *api_dtypes;
 	size_t n_requests;
 	uint64_t bytes_read; /* over the network, all requests */
 	int limited;	     /* a bound (requests, bytes, time) stopped the reads early */

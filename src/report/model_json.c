@@ -47,7 +47,7 @@ static json_t *j_cache(const struct cd_model_facts *m)
  * keep their keys as they were). The token's source, never the token. */
 static json_t *j_hub(const struct md_hub *h)
 {
-	json_t *o = json_object(), *files = json_array();
+	json_t *o = json_object(), *files = json_array(), *dt;
 	size_t i;
 
 	set(o, "state", json_str(md_hub_state_name(h->state)));
@@ -70,6 +70,12 @@ static json_t *j_hub(const struct md_hub *h)
 	}
 	set(o, "files", files);
 	set(o, "download_bytes", u64(h->download_bytes));
+	set(o, "api_parameters", h->api_parameters ? u64(h->api_parameters) : json_null());
+	dt = json_array();
+	for (i = 0; i < h->n_api_dtypes; i++)
+		json_array_append_new(dt, json_pack("{s:s, s:o}", "dtype", h->api_dtypes[i].dtype,
+						    "parameters", u64(h->api_dtypes[i].params)));
+	set(o, "api_dtypes", dt);
 	set(o, "requests", u64(h->n_requests));
 	set(o, "bytes_read", u64(h->bytes_read));
 	set(o, "limited", json_boolean(h->limited));

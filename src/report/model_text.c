@@ -88,6 +88,10 @@ static void location(const struct cd_render *r, const struct cd_model_facts *m)
 			m->hub.n_files, str_bytes(dl, sizeof(dl), (int64_t)m->hub.download_bytes),
 			m->hub.n_requests, str_bytes(rd, sizeof(rd), (int64_t)m->hub.bytes_read),
 			m->hub.limited ? ", stopped at a bound" : "");
+		if (m->hub.api_parameters && m->hub.api_parameters != m->w.n_params)
+			fprintf(o, "    the Hub's API counts %llu safetensors parameters%s\n",
+				(unsigned long long)m->hub.api_parameters,
+				m->w.params_exact ? ", the headers another number" : "");
 	}
 }
 

@@ -59,6 +59,9 @@ requests() { wc -l <"$H/log"; }
 	[ "$(jq -r .model.weights.format <<<"$j")" = safetensors-sharded ]
 	[ "$(jq -r .model.weights.parameters <<<"$j")" = 2940215296 ]
 	[ "$(jq -r .model.weights.parameters_exact <<<"$j")" = true ]
+	# the headers' count agrees with the API's own
+	[ "$(jq -r .model.hub.api_parameters <<<"$j")" = 2940215296 ]
+	[ "$(jq -c .model.hub.api_dtypes <<<"$j")" = '[{"dtype":"BF16","parameters":2940215296}]' ]
 	[ "$(jq -r .model.config.model_type <<<"$j")" = llama ]
 	[ "$(jq -r .model.tokenizer.tokenizer_class <<<"$j")" = LlamaTokenizer ]
 	[ "$(jq -r .model.memory.fits <<<"$j")" = true ]

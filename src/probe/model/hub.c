@@ -114,6 +114,27 @@ static void keep_siblings(struct cd_facts *f, struct md_hub *h, json_t *api)
 	}
 }
 
+static void keep_api_params(struct cd_facts *f, struct md_hub *h, json_t *api)
+{
+	json_t *st = json_object_get(api, "safetensors"),
+	       *params = json_object_get(st, "parameters");
+	json_t *total = json_object_get(st, "total"), *v;
+	const char *k;
+
+	if (json_is_integer(total) && json_integer_value(total) > 0)
+		h->api_parameters = (uint64_t)json_integer_value(total);
+	if (!json_is_object(params) || !json_object_size(params) || json_object_size(params) > 64)
+		return;
+	h->api_dtypes = arena_calloc(&f->arena, json_object_size(params), sizeof(*h->api_dtypes));
+	json_object_foreach(params, k, v)
+	{
+		if (!h->api_dtypes || !json_is_integer(v) || json_integer_value(v) < 0)
+			continue;
+		h->api_dtypes[h->n_api_dtypes].dtype = arena_strdup(&f->arena, k);
+		h->api_dtypes[h->n_api_dtypes++].params = (uint64_t)json_integer_value(v);
+	}
+}
+
 static void api_answer(struct cd_facts *f, struct md_hub *h, long status, const char *code,
 		       const char *msg, const char *p, size_t n)
 {
@@ -133,6 +154,7 @@ static void api_answer(struct cd_facts *f, struct md_hub *h, long status, const 
 		if (json_is_string(g))
 			h->gated = arena_strdup(&f->arena, json_string_value(g));
 		keep_siblings(f, h, api);
+		keep_api_params(f, h, api);
 	}
 	json_decref(api);
 }
