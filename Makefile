@@ -4,6 +4,7 @@
 #   make test       install missing dependencies, then unit (ASan+UBSan), end-to-end,
 #                   lint, clang build and short fuzz runs
 #   make unit e2e lint fuzz bench format clean
+#   make wheel      build $(BUILD)/dist/cuda_doctor_bin-VERSION-py3-none-manylinux_*.whl
 # Variables: CC (gcc or clang), BUILD (build dir), SAN=1 (ASan+UBSan), FUZZ=1
 # (libFuzzer instrumentation; CC=clang), WERROR=1 (default under CI), V=1.
 
@@ -59,7 +60,7 @@ FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/f
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all run test deps unit e2e lint fuzz fuzz-build bench accuracy format clean check-static \
-	test-san test-clang fakes
+	test-san test-clang fakes wheel
 all: $(BUILD)/cuda-doctor
 
 $(BUILD)/%.o: %.c
@@ -181,6 +182,12 @@ test: deps
 	$(MAKE) lint
 	$(MAKE) fuzz
 	@echo "make test: all steps passed"
+
+# The wheel: the static binary and the thin Python module (python/), built
+# with Python's standard library alone (tools/wheel.py; docs/python.md).
+PY_SRCS := $(wildcard python/cuda_doctor/*.py)
+wheel: $(BUILD)/cuda-doctor $(PY_SRCS) tools/wheel.py docs/python.md
+	$(Q)python3 tools/wheel.py --binary $(BUILD)/cuda-doctor --version $(VERSION) --out $(BUILD)/dist
 
 $(BUILD)/bench/timeit: bench/timeit.c
 	@mkdir -p $(dir $@)

@@ -4,7 +4,8 @@
 set -euo pipefail
 
 pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libcmocka-dev
-      bats jq clang-format shellcheck pkg-config binutils time ripgrep)
+      bats jq clang-format shellcheck pkg-config binutils time ripgrep
+      chromium python3 python3-venv libcurl4)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -64,8 +64,11 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 		o->format = CD_FMT_JSON;
 	else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
 		o->format = CD_FMT_MARKDOWN;
+	else if (!strcmp(v, "html"))
+		o->format = CD_FMT_HTML;
 	else
-		return cli_usage_error(NULL, "--format '%s': expected text, json or markdown", v);
+		return cli_usage_error(
+			NULL, "--format '%s': expected text, json or markdown, or html", v);
 	return 0;
 }
 

@@ -95,6 +95,12 @@ static const struct cd_command commands[] = {
 	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
 	{"fix", cmd_planned, "remediation plan (planned)", NULL},
+	{"mcp", cmd_mcp, "Model Context Protocol server over stdio, for AI assistants",
+	 "cuda-doctor [global options] mcp\n"
+	 "  Serve the Model Context Protocol (JSON-RPC 2.0, one message per line) on stdin and\n"
+	 "  stdout until stdin ends. Tools: check, explain, model, jit (fix once it lands);\n"
+	 "  each runs this binary with the global options given here and returns its JSON\n"
+	 "  report. See docs/mcp.md for the client configuration.\n"},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -142,7 +148,7 @@ static const char global_help[] =
 	"global options (before or after the command):\n"
 	"  --root DIR            read the filesystem under DIR as if it were /\n"
 	"  --env PREFIX          the Python environment to inspect\n"
-	"  --format text|json|markdown, --json\n"
+	"  --format text|json|markdown|html, --json\n"
 	"  --no-color            no colour even on a terminal (NO_COLOR is honoured too)\n"
 	"  -q, --quiet           print only problems\n"
 	"  -v, --verbose         print more detail\n"

@@ -98,6 +98,11 @@ static int render(const struct cd_opts *opts, const struct jit_report *rep)
 		rc = json_print(r.out, j);
 		json_decref(j);
 		break;
+	case CD_FMT_HTML:
+		j = jit_json(rep);
+		rc = html_print(r.out, j, "jit");
+		json_decref(j);
+		break;
 	case CD_FMT_MARKDOWN: jit_markdown(&r, rep); break;
 	default: jit_text(&r, rep); break;
 	}

@@ -4,7 +4,7 @@
 #ifndef CD_OPTS_H
 #define CD_OPTS_H
 
-enum cd_format { CD_FMT_TEXT = 0, CD_FMT_JSON, CD_FMT_MARKDOWN };
+enum cd_format { CD_FMT_TEXT = 0, CD_FMT_JSON, CD_FMT_MARKDOWN, CD_FMT_HTML };
 
 struct cd_opts {
 	const char *root; /* --root, NULL for / */

@@ -172,6 +172,18 @@ static enum iso_output output_of(const struct iso_job *j)
 	return j->fn ? j->output : ISO_LOG;
 }
 
+/* In the child: fd `to` becomes the file at path; a file that cannot be
+ * opened leaves `to` as it was (/dev/null, or the pipe). */
+static void redirect(const char *path, int flags, int to)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0600);
+
+	if (fd < 0)
+		return;
+	dup2(fd, to);
+	close(fd);
+}
+
 /* Own process group, default signals, stdin from /dev/null, stdout and
  * stderr to /dev/null or into the pipe (wfd), the other jobs' ends closed.
  * Returns the pipe's descriptor, moved above stderr if it was not. */
@@ -206,9 +218,13 @@ static int child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent, 
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
+	if (j->stdin_path)
+		redirect(j->stdin_path, O_RDONLY, STDIN_FILENO);
 	if (log) {
 		dup2(wfd, STDOUT_FILENO);
 		dup2(wfd, STDERR_FILENO);
+		if (j->stderr_path)
+			redirect(j->stderr_path, O_WRONLY | O_CREAT | O_TRUNC, STDERR_FILENO);
 	} else if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
 		if (!j->keep_stderr)

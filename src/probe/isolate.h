@@ -54,6 +54,9 @@ struct iso_job {
 	enum iso_output output; /* fn's; a program's output is always ISO_LOG */
 	int keep_stderr;	/* ISO_RECORDS: 1 leaves stderr as it is, 0 sends it to /dev/null */
 	int step_deadlines;	/* honour the budgets the child sets with iso_step */
+	const char *stdin_path; /* NULL: /dev/null; else the file the child reads as stdin */
+	const char *stderr_path; /* ISO_LOG: NULL sends stderr into the pipe with stdout;
+				    else the file (created, truncated) that gets it */
 	/* results */
 	enum iso_status status;
 	int code;	    /* exit status (ISO_OK, ISO_EXITED) or signal (ISO_CRASHED) */

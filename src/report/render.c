@@ -24,6 +24,11 @@ int render_report(const struct cd_render *r, const struct cd_facts *f, const str
 		rc = json_print(r->out, j);
 		json_decref(j);
 		return rc;
+	case CD_FMT_HTML:
+		j = json_report(f, fs, r->command);
+		rc = html_print(r->out, j, r->command);
+		json_decref(j);
+		return rc;
 	case CD_FMT_MARKDOWN: markdown_report(r, f, fs); return 0;
 	default: text_report(r, f, fs); return 0;
 	}

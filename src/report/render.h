@@ -40,6 +40,9 @@ json_t *json_findings(const struct cd_findings *fs);
 json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, const char *command);
 /* Print with two-space indentation and a final newline. */
 int json_print(FILE *out, json_t *root);
+/* A self-contained HTML page of any command's JSON report (html.c): findings
+ * or diagnoses as cards, then every other key; CD_ENOMEM for a NULL root. */
+int html_print(FILE *out, json_t *root, const char *command);
 
 void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 /* The end of every command's text report: "Findings", each finding (mark
