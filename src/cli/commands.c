@@ -15,12 +15,15 @@ static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
 
 static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
-	 "cuda-doctor check [--deep] [global options]\n"
+	 "cuda-doctor check [--deep] [--volatile] [-o FILE] [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host, environment and the Python / PyTorch\n"
 	 "  stack (packages, the libraries torch will load, GPU code in its fatbins); report\n"
 	 "  findings.\n"
-	 "  --deep   read every fatbin container and check every CUDA extension's ABI\n"
-	 "           (default: a sample of 64 containers, the first 32 extensions)\n"},
+	 "  --deep       read every fatbin container and check every CUDA extension's ABI\n"
+	 "               (default: a sample of 64 containers, the first 32 extensions)\n"
+	 "  --volatile   keep free and used GPU memory in the JSON (null otherwise, so\n"
+	 "               identical nodes print identical reports)\n"
+	 "  -o FILE      write the report to FILE.tmp, then rename it over FILE\n"},
 	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
 	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
 	 "  Scan logs (stdin when no FILE, or '-') for known failures; rank the root cause\n"

@@ -1,6 +1,8 @@
 /* render: dispatch to the renderer the options chose. */
 #include "report/render.h"
 
+#include <string.h>
+
 #include "core/err.h"
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command)
@@ -20,7 +22,8 @@ int render_report(const struct cd_render *r, const struct cd_facts *f, const str
 
 	switch (r->format) {
 	case CD_FMT_JSON:
-		j = json_report(f, fs, r->command);
+		j = strcmp(r->command, "check") ? json_report(f, fs, r->command)
+						: json_check_report(f, fs);
 		rc = json_print(r->out, j);
 		json_decref(j);
 		return rc;
