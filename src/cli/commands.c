@@ -77,7 +77,19 @@ static const struct cd_command commands[] = {
 	 "  --gpu-cc LIST        compute capabilities to assume (9.0,8.0 or none)\n"
 	 "  --build-timeout S    bound on nvcc and on the link (default 300)\n"},
 	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
-	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
+	{"gate", cmd_gate, "exit 1 when the environment violates a policy",
+	 "cuda-doctor gate [--policy FILE]... [--require EXPR]... [--allow FINDING-ID]... [-o "
+	 "FILE]\n"
+	 "  Run check, then judge every requirement (docs/gate.md): driver >= 535, cuda >= 12.1,\n"
+	 "  cuda.runtime, torch >= 2.3, < 2.6, torch.cuda, cudnn, nccl >= 2.18, nvcc, python,\n"
+	 "  gpu.count >= 8, gpu.cc >= 8.0, gpu.memory >= 80GiB, header cusparse.h,\n"
+	 "  package flash-attn [>= 2.5], no-errors, no-warnings, probe.\n"
+	 "  --policy FILE      one requirement per line, '#' comments, 'allow ID' lines\n"
+	 "  --require EXPR     one requirement (repeatable)\n"
+	 "  --allow ID         no-errors and no-warnings ignore this finding (repeatable)\n"
+	 "  -o FILE            write the table (or --json) to FILE.tmp, then rename it\n"
+	 "  exit: 0 every requirement met, 1 one is not (a table of each), 2 a policy that\n"
+	 "  does not parse (file, line and reason).\n"},
 	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
 	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
