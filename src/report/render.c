@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "report/prom.h"
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command)
 {
@@ -28,6 +29,7 @@ int render_report(const struct cd_render *r, const struct cd_facts *f, const str
 		json_decref(j);
 		return rc;
 	case CD_FMT_MARKDOWN: markdown_report(r, f, fs); return 0;
+	case CD_FMT_PROMETHEUS: return prom_report(r->out, f, fs);
 	default: text_report(r, f, fs); return 0;
 	}
 }
