@@ -90,7 +90,21 @@ static const struct cd_command commands[] = {
 	 "  -o FILE            write the table (or --json) to FILE.tmp, then rename it\n"
 	 "  exit: 0 every requirement met, 1 one is not (a table of each), 2 a policy that\n"
 	 "  does not parse (file, line and reason).\n"},
-	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
+	{"diff", cmd_diff, "what differs across the check reports of many nodes",
+	 "cuda-doctor diff [--must-match KEYS] [--html FILE] [--verify] [-o FILE]\n"
+	 "                 REPORT.json...|DIR|-\n"
+	 "  Group check --json reports (files, directories of *.json, '-' for a stream on\n"
+	 "  stdin) by fingerprint; show each group as its difference from the majority, each\n"
+	 "  key that differs with the hosts of each minority value (gpu[017,233-235]), and\n"
+	 "  the findings only some nodes have (docs/diff.md). --json prints JSON lines.\n"
+	 "  --must-match KEYS  keys that must agree (comma-separated; aliases driver, cuda,\n"
+	 "                     cuda-runtime, torch, torch-cuda, cudnn, nccl, nccl-env; globs\n"
+	 "                     like env.variables.NCCL_*); default: driver, cuda-runtime,\n"
+	 "                     torch, cudnn, nccl, nccl-env; '' for none\n"
+	 "  --html FILE        also write one self-contained page: a node x key grid\n"
+	 "  --verify           read every report whole (default: the head of a report whose\n"
+	 "                     fingerprint was already read and checked)\n"
+	 "  exit: 0 the must-match keys agree, 1 they differ, 2 an input was unreadable.\n"},
 	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
 	{"fix", cmd_planned, "remediation plan (planned)", NULL},

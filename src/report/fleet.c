@@ -221,8 +221,10 @@ static int walk(const json_t *v, char *key, char *pattern, const struct fleet_wa
 
 	if (json_is_array(v))
 		return walk_array(v, key, pattern, w);
-	if (!json_is_object(v) || !json_object_size(v))
+	if (!json_is_object(v))
 		return w->leaf(w->ctx, key, v);
+	if (!json_object_size(v))
+		return 0; /* {}: its members, when another node has some, are absent here */
 	json_object_foreach((json_t *)v, name, m)
 	{
 		snprintf(pattern + plen, FLEET_KEY_MAX - plen, plen ? ".%s" : "%s", name);

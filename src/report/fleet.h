@@ -28,8 +28,8 @@ json_t *fleet_stamp(json_t *report, int keep_volatile);
  * dotted path ("driver.version"), an array of objects indexed by each
  * element's first identifying member ("gpus[0].name",
  * "libraries.items[libcudart.so.13].version"), with "KEY.count" for its
- * length; arrays of scalars are one leaf. A non-zero return stops the walk
- * and is returned. */
+ * length; arrays of scalars are one leaf; an empty object has none. A non-zero return stops the
+ * walk and is returned. */
 struct fleet_walk {
 	int (*leaf)(void *ctx, const char *key, const json_t *value);
 	void *ctx;

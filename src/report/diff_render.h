@@ -1,0 +1,24 @@
+/* diff_render: the views of `cuda-doctor diff` over a finished struct diff:
+ * text for people (groups as their difference from the majority, keys that
+ * differ with folded host lists, findings only some nodes have, unreadable
+ * inputs), JSON lines for jq (one object per line, docs/diff.md), and one
+ * self-contained HTML page (no network: inline style and script) with a node
+ * x key grid of the differing keys. Renderers only read the diff; they
+ * return 0, CD_ENOMEM or CD_EIO (the stream failed). */
+#ifndef CD_DIFF_RENDER_H
+#define CD_DIFF_RENDER_H
+
+#include <stdio.h>
+
+#include "report/diff.h"
+#include "report/render.h"
+
+#define DIFF_SCHEMA "cuda-doctor.diff/1"
+
+int diff_text(const struct cd_render *r, const struct diff *d);
+int diff_jsonl(FILE *out, const struct diff *d);
+int diff_html(FILE *out, const struct diff *d);
+/* 9812 -> "9,812" */
+const char *diff_count(size_t n, char *buf, size_t cap);
+
+#endif
