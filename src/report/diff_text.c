@@ -77,10 +77,12 @@ static void groups(const struct cd_render *r, const struct diff *d)
 		size_t g = d->order[i];
 		fprintf(r->out, "  %8s %-5s %.19s", diff_count(d->groups[g].nodes, n, sizeof(n)),
 			nodes_word(d->groups[g].nodes), d->groups[g].fp);
-		hosts(r, d, &g, 1);
-		fprintf(r->out, "%s\n", i ? "" : "  (the largest group)");
-		if (!i)
+		if (!i) { /* its host list is most of the fleet: --json has it */
+			fprintf(r->out, "  (the largest group)\n");
 			continue;
+		}
+		hosts(r, d, &g, 1);
+		fputc('\n', r->out);
 		for (k = 0; k < d->n_keys; k++) {
 			const struct diff_key *key = &d->keys[k];
 			for (v = 1; v < key->n_values; v++)

@@ -38,7 +38,8 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 1 ] # the driver and NCCL_IB_DISABLE must match
 	[[ "${lines[0]}" == "7 nodes: 3 identical; 4 in 3 groups" ]]
-	[[ "$output" == *"3 nodes sha256:"*"gpu[001-002,010]  (the largest group)"* ]]
+	[[ "$output" == *"3 nodes sha256:"*"(the largest group)"* ]]
+	[[ "$output" == *"2 nodes sha256:"*"gpu[017,233]"* ]]
 	[[ "$output" == *"  driver.version  [must match]"* ]]
 	[[ "$output" == *"    470.256.02"*"2 nodes  gpu[017,233]"* ]]
 	[[ "$output" == *"    535.183.01"*"1 node  gpu234"* ]]
@@ -185,9 +186,9 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "3 nodes: 2 identical; 1 in 1 group" ]]
-	[[ "$output" == *"gpu001,gpu001#2"* ]]
 	[[ "$output" == *"1 report repeat a host name (gpu001 first): counted apart"* ]]
 	run "$CD" diff --json --must-match '' "$T/dup"
+	[ "$(jq -r 'select(.type=="group" and .rank==1) | .hosts' <<<"$output")" = "gpu001,gpu001#2" ]
 	[ "$(jq -r 'select(.type=="duplicate") | .host + " " + .source' <<<"$output")" = "gpu001#2 $T/dup/b.json" ]
 }
 
