@@ -1,11 +1,8 @@
-/* fleetrep: reading check reports of many nodes for `cuda-doctor diff`, from
- * untrusted bytes the caller read: the head (schema and the fleet object, in
- * the first few hundred bytes) without parsing the rest, the boundaries of
- * reports in a stream (JSON lines or reports printed one after another), and
- * a whole report as a jansson tree (the caller caps its size). Strings of a
- * head are copied into its fixed fields (longer ones are cut). Errors are
- * CD_EFORMAT with a message that says what is wrong ("truncated JSON", "schema
- * X: ..."); a parsed tree is a new reference the caller decrefs. */
+/* fleetrep: check reports for `diff`, from untrusted bytes the caller read:
+ * the head (schema, fleet) without the rest, report boundaries in a stream,
+ * and a whole report as a jansson tree (a new reference; the caller caps its
+ * size). Head strings are copied into fixed fields, cut when longer. Errors
+ * are CD_EFORMAT with what is wrong ("truncated JSON", "schema X: ..."). */
 #ifndef CD_FLEETREP_H
 #define CD_FLEETREP_H
 

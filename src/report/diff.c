@@ -287,12 +287,14 @@ static int new_group(struct diff *d, const json_t *report, const char *fp, size_
 	str_copy(g->fp, sizeof(g->fp), fp);
 	rc = fleet_leaves(report, &w);
 	if (!rc) {
-		qsort(c.v, c.n, sizeof(*c.v), diff_cmp_pair);
+		if (c.n) /* no leaves: c.v is NULL */
+			qsort(c.v, c.n, sizeof(*c.v), diff_cmp_pair);
 		g->pairs = arena_calloc(&d->arena, c.n ? c.n : 1, sizeof(*g->pairs));
 		rc = g->pairs ? 0 : CD_ENOMEM;
 	}
 	if (!rc) {
-		memcpy(g->pairs, c.v, c.n * sizeof(*c.v));
+		if (c.n)
+			memcpy(g->pairs, c.v, c.n * sizeof(*c.v));
 		g->n_pairs = c.n;
 		rc = group_findings(d, g, report);
 	}

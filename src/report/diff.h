@@ -1,11 +1,8 @@
-/* diff: the reports of many nodes grouped by fingerprint (report/fleet.h) for
- * `cuda-doctor diff`: each distinct environment is parsed once and kept as
- * its leaves (key -> value, strings interned), every other node is a host
- * name and a group number, so memory grows with the distinct values, not
- * with the reports. diff_finish ranks the keys that differ (most strays
- * first), their values with the nodes that have each, and the findings only
- * some nodes have. Everything lives in the struct and is freed by diff_free;
- * CD_ENOMEM when an allocation fails. */
+/* diff: check reports of many nodes grouped by fingerprint (report/fleet.h):
+ * each distinct environment kept once as its leaves (strings interned), each
+ * node as a host name and a group, so memory follows the distinct values.
+ * diff_finish ranks the keys that differ and the findings only some nodes
+ * have. The struct owns everything (diff_free); failures are CD_ENOMEM. */
 #ifndef CD_DIFF_H
 #define CD_DIFF_H
 

@@ -1,10 +1,8 @@
-/* diff_in: the inputs of `cuda-doctor diff` read into a struct diff: report
- * files, directories of *.json files (not recursive, in name order), and
- * streams ("-" for stdin, or a pipe) of reports one after another (JSON lines
- * or printed reports). Each report is capped (DIFF_REPORT_MAX: a larger one
- * is not read, only listed); only the head of a report whose fingerprint was
- * seen is read, unless verify. An input that cannot be read is recorded with
- * diff_add_bad and reading goes on; the return is CD_ENOMEM or 0. */
+/* diff_in: the inputs of `diff` read into a struct diff: files, directories
+ * of *.json (in name order), streams ("-", pipes) of reports one after another.
+ * A report over DIFF_REPORT_MAX is listed, not read; one whose fingerprint was
+ * seen is read by its head unless verify. An unreadable input is recorded
+ * (diff_add_bad) and reading goes on; the return is 0 or CD_ENOMEM. */
 #ifndef CD_DIFF_IN_H
 #define CD_DIFF_IN_H
 

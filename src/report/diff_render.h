@@ -1,10 +1,7 @@
-/* diff_render: the views of `cuda-doctor diff` over a finished struct diff:
- * text for people (groups as their difference from the majority, keys that
- * differ with folded host lists, findings only some nodes have, unreadable
- * inputs), JSON lines for jq (one object per line, docs/diff.md), and one
- * self-contained HTML page (no network: inline style and script) with a node
- * x key grid of the differing keys. Renderers only read the diff; they
- * return 0, CD_ENOMEM or CD_EIO (the stream failed). */
+/* diff_render: the views of a finished struct diff: text for people, JSON
+ * lines for jq (docs/diff.md), and one self-contained HTML page (inline style
+ * and script, nothing fetched) with a node x key grid of the keys that
+ * differ. Renderers only read the diff; they return 0, CD_ENOMEM or CD_EIO. */
 #ifndef CD_DIFF_RENDER_H
 #define CD_DIFF_RENDER_H
 

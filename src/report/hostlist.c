@@ -121,7 +121,9 @@ int hostlist_fold(const char *const *names, size_t n, struct cd_buf *out)
 	size_t i = 0, k;
 	int rc = 0;
 
-	if (n && !h)
+	if (!n)
+		return 0;
+	if (!h)
 		return CD_ENOMEM;
 	for (k = 0; k < n; k++)
 		split(&h[k], names[k]);
