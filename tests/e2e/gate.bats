@@ -125,9 +125,13 @@ P
 	gate h200 --policy "$T/missing.policy"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"missing.policy"* ]]
+	# No requirement at all is no-errors (nothing worse than info here; ecc has errors).
 	gate h200
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"no requirement"* ]]
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"✓ no-errors"* ]]
+	gate ecc --allow gpu-ecc-errors
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"✗ no-errors"*"gpu-retired-pages-pending"* ]]
 	gate h200 --require
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--require needs a value"* ]]
