@@ -59,8 +59,8 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnccl.so.2
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench accuracy format clean check-static \
-	test-san test-clang fakes wheel
+.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
+	check-static test-san test-clang fakes wheel
 all: $(BUILD)/cuda-doctor
 
 $(BUILD)/%.o: %.c
@@ -199,6 +199,14 @@ accuracy: all
 
 bench: all $(BUILD)/bench/timeit
 	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor
+
+# diff of 10,000 and 100,000 generated node reports beside jq -s (bench/diff.sh).
+$(BUILD)/bench/gen_reports: bench/gen_reports.c $(BUILD)/libcd.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -std=c11 -Wall -o $@ $< $(BUILD)/libcd.a $(LDLIBS)
+
+bench-diff: all $(BUILD)/bench/gen_reports
+	GEN=$(abspath $(BUILD)/bench/gen_reports) bench/diff.sh $(BUILD)/cuda-doctor
 
 clean:
 	rm -rf $(BUILD)

@@ -3,8 +3,10 @@
 # Debian or Ubuntu, through apt-get as root or through sudo. Prints what it does.
 set -euo pipefail
 
+# prometheus ships promtool (tests/e2e/prom.bats); chromium renders diff --html
+# (tests/e2e/diff.bats); the tests skip with a message where they cannot be installed.
 pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libcmocka-dev
-      bats jq clang-format shellcheck pkg-config binutils time ripgrep
+      bats jq clang-format shellcheck pkg-config binutils time ripgrep prometheus
       chromium python3 python3-venv libcurl4)
 
 missing=()

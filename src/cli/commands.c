@@ -15,12 +15,15 @@ static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
 
 static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
-	 "cuda-doctor check [--deep] [global options]\n"
+	 "cuda-doctor check [--deep] [--volatile] [-o FILE] [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host, environment and the Python / PyTorch\n"
 	 "  stack (packages, the libraries torch will load, GPU code in its fatbins); report\n"
 	 "  findings.\n"
-	 "  --deep   read every fatbin container and check every CUDA extension's ABI\n"
-	 "           (default: a sample of 64 containers, the first 32 extensions)\n"},
+	 "  --deep       read every fatbin container and check every CUDA extension's ABI\n"
+	 "               (default: a sample of 64 containers, the first 32 extensions)\n"
+	 "  --volatile   keep free and used GPU memory in the JSON (null otherwise, so\n"
+	 "               identical nodes print identical reports)\n"
+	 "  -o FILE      write the report to FILE.tmp, then rename it over FILE\n"},
 	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
 	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
 	 "  Scan logs (stdin when no FILE, or '-') for known failures; rank the root cause\n"
@@ -90,8 +93,35 @@ static const struct cd_command commands[] = {
 	 "  --nagios         one status line; exit 0/1/2/3 = OK/WARNING/CRITICAL/UNKNOWN\n"
 	 "  --print-ptx      print the PTX the probe runs, and exit\n"
 	 "  exit: 0 all passed, 1 a step failed, hung or crashed, 2 usage, 3 internal.\n"},
-	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
-	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
+	{"gate", cmd_gate, "exit 1 when the environment violates a policy",
+	 "cuda-doctor gate [--policy FILE]... [--require EXPR]... [--allow FINDING-ID]... [-o "
+	 "FILE]\n"
+	 "  Run check, then judge every requirement (docs/gate.md): driver >= 535, cuda >= 12.1,\n"
+	 "  cuda.runtime, torch >= 2.3, < 2.6, torch.cuda, cudnn, nccl >= 2.18, nvcc, python,\n"
+	 "  gpu.count >= 8, gpu.cc >= 8.0, gpu.memory >= 80GiB, header cusparse.h,\n"
+	 "  package flash-attn [>= 2.5], no-errors, no-warnings, probe. With no requirement\n"
+	 "  given, the policy is no-errors.\n"
+	 "  --policy FILE      one requirement per line, '#' comments, 'allow ID' lines\n"
+	 "  --require EXPR     one requirement (repeatable)\n"
+	 "  --allow ID         no-errors and no-warnings ignore this finding (repeatable)\n"
+	 "  -o FILE            write the table (or --json) to FILE.tmp, then rename it\n"
+	 "  exit: 0 every requirement met, 1 one is not (a table of each), 2 a policy that\n"
+	 "  does not parse (file, line and reason).\n"},
+	{"diff", cmd_diff, "what differs across the check reports of many nodes",
+	 "cuda-doctor diff [--must-match KEYS] [--html FILE] [--verify] [-o FILE]\n"
+	 "                 REPORT.json...|DIR|-\n"
+	 "  Group check --json reports (files, directories of *.json, '-' for a stream on\n"
+	 "  stdin) by fingerprint; show each group as its difference from the majority, each\n"
+	 "  key that differs with the hosts of each minority value (gpu[017,233-235]), and\n"
+	 "  the findings only some nodes have (docs/diff.md). --json prints JSON lines.\n"
+	 "  --must-match KEYS  keys that must agree (comma-separated; aliases driver, cuda,\n"
+	 "                     cuda-runtime, torch, torch-cuda, cudnn, nccl, nccl-env; globs\n"
+	 "                     like env.variables.NCCL_*); default: driver, cuda-runtime,\n"
+	 "                     torch, cudnn, nccl, nccl-env; '' for none\n"
+	 "  --html FILE        also write one self-contained page: a node x key grid\n"
+	 "  --verify           read every report whole (default: the head of a report whose\n"
+	 "                     fingerprint was already read and checked)\n"
+	 "  exit: 0 the must-match keys agree, 1 they differ, 2 an input was unreadable.\n"},
 	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
 	{"fix", cmd_planned, "remediation plan (planned)", NULL},

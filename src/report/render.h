@@ -38,6 +38,9 @@ json_t *json_strv(const char *const *v, size_t n, int known);
 json_t *json_arch_names(int kind, const uint32_t *keys, size_t n);
 json_t *json_findings(const struct cd_findings *fs);
 json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, const char *command);
+/* check's report: json_report with the fleet object (report/fleet.h), volatile
+ * keys null unless f->opts asks to keep them. */
+json_t *json_check_report(const struct cd_facts *f, const struct cd_findings *fs);
 /* Print with two-space indentation and a final newline. */
 int json_print(FILE *out, json_t *root);
 /* A self-contained HTML page of any command's JSON report (html.c): findings

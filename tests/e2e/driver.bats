@@ -20,11 +20,12 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# fake MODE [ARGS...]: `check --json` against the fakes under the fixture root.
+# fake MODE [ARGS...]: `check --json` against the fakes under the fixture root,
+# with --volatile: these tests read every fact the probe gathers, free memory too.
 fake() {
 	local mode=$1
 	shift
-	run env CD_FAKE_MODE="$mode" "$CD" check --json --root "$ROOT" \
+	run env CD_FAKE_MODE="$mode" "$CD" check --json --volatile --root "$ROOT" \
 		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" "$@"
 }
 
