@@ -69,10 +69,11 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 	else if (!strcmp(v, "prometheus"))
 		o->format = CD_FMT_PROMETHEUS;
 	else
-		return cli_usage_error(NULL,
-				       "--format '%s': expected text, json or markdown, or html (or "
-				       "prometheus for check)",
-				       v);
+		return cli_usage_error(
+			NULL,
+			"--format '%s': expected text, json or markdown, or html (or "
+			"prometheus for check)",
+			v);
 	return 0;
 }
 
