@@ -477,7 +477,7 @@ const char *rd_alias(struct rd_set *s, int member, const char *rule, const char 
 		if (!n || in_allow_set(s, value, n) || allow_keeps(s, r, value, n))
 			return value;
 		a = rd_alias_of(s, r, value, n);
-		if (a)
+		if (a && strcmp(a, value))
 			rd_count(r, member, 1);
 		return a;
 	}

@@ -86,6 +86,9 @@ struct rd_stream {
 void rd_stream_init(struct rd_stream *st, struct rd_set *s, int member, struct cd_buf *out);
 int rd_stream_feed(struct rd_stream *st, const void *p, size_t n, struct cd_err *err)
 	__attribute__((warn_unused_result));
+/* The text jumps (the middle of a log left out): the line held so far is
+ * dropped, not finished; a block stays open across the gap. */
+void rd_stream_skip(struct rd_stream *st);
 /* The last line (no line break added); frees the stream's own buffer. */
 int rd_stream_end(struct rd_stream *st, struct cd_err *err) __attribute__((warn_unused_result));
 void rd_stream_free(struct rd_stream *st);

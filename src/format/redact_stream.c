@@ -157,6 +157,12 @@ int rd_stream_feed(struct rd_stream *st, const void *p, size_t n, struct cd_err 
 	return rc;
 }
 
+void rd_stream_skip(struct rd_stream *st)
+{
+	buf_reset(&st->line);
+	st->cut = 0;
+}
+
 int rd_stream_end(struct rd_stream *st, struct cd_err *err)
 {
 	int rc = 0;

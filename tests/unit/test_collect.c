@@ -105,7 +105,7 @@ static void dpkg_and_version(void **state)
 	put("/proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module  580.1\n");
 	under_root(&f, &o);
 	col_dpkg(&f, &t);
-	assert_string_equal(t.text.p, "cuda-nvcc-12-4:amd64 12.4.131-1\n");
+	assert_string_equal(t.text.p, "cuda-nvcc-12-4\tamd64\t12.4.131-1\n");
 	assert_string_equal(t.status, "/var/lib/dpkg/status: 1 installed packages");
 	col_text_free(&t);
 	col_proc_version(&f, &t);

@@ -233,7 +233,7 @@ static void dpkg_line(void *ctx, const char *name, const char *arch, const char 
 {
 	struct cd_buf *b = ctx;
 
-	(void)buf_printf(b, "%s%s%s %s\n", name, *arch ? ":" : "", arch, version);
+	(void)buf_printf(b, "%s\t%s\t%s\n", name, *arch ? arch : "-", version);
 }
 
 void col_dpkg(const struct cd_facts *f, struct col_text *out)

@@ -25,7 +25,7 @@ struct col_text {
 void col_nvidia_smi(const struct cd_facts *f, struct col_text *out);
 void col_proc_version(const struct cd_facts *f, struct col_text *out);
 void col_kernel_log(const struct cd_facts *f, struct col_text *out);
-/* "name:arch version" lines, in the database's order. */
+/* "name<TAB>arch<TAB>version" lines, in the database's order. */
 void col_dpkg(const struct cd_facts *f, struct col_text *out);
 void col_text_free(struct col_text *t);
 
