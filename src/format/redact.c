@@ -31,6 +31,7 @@ int rd_set_new(struct rd_set **out)
 	if (!s)
 		return CD_ENOMEM;
 	arena_init(&s->arena);
+	memset(s->kwhead, -1, sizeof(s->kwhead));
 	buf_init(&s->cur, RD_SCRATCH_MAX);
 	buf_init(&s->nxt, RD_SCRATCH_MAX);
 	buf_init(&s->low, RD_SCRATCH_MAX);
@@ -96,6 +97,35 @@ static int parse_flags(struct rd_rule *r, const char *flags, struct cd_err *err)
 		p += n + (p[n] == ',');
 	}
 	return 0;
+}
+
+static void kw_index(struct rd_set *s, size_t rule, const char *kw, size_t len)
+{
+	struct rd_kwent *e;
+	uint8_t first = (uint8_t)kw[0];
+
+	if (s->n_kwent >= RD_KWENT_MAX || !len)
+		return;
+	e = &s->kwent[s->n_kwent];
+	e->kw = kw;
+	e->len = len;
+	e->rule = rule;
+	e->next = s->kwhead[first];
+	s->kwhead[first] = (int)s->n_kwent++;
+}
+
+void rd_flags(const struct rd_set *s, const char *low, size_t n, uint8_t *flags)
+{
+	size_t i;
+	int k;
+
+	memcpy(flags, s->base, RD_RULES_MAX);
+	for (i = 0; i < n; i++)
+		for (k = s->kwhead[(uint8_t)low[i]]; k >= 0; k = s->kwent[k].next) {
+			const struct rd_kwent *e = &s->kwent[k];
+			if (!flags[e->rule] && e->len <= n - i && !memcmp(low + i, e->kw, e->len))
+				flags[e->rule] = 1;
+		}
 }
 
 static int parse_keywords(struct rd_rule *r, const char *kw, struct cd_err *err)
@@ -251,6 +281,10 @@ int rd_set_add(struct rd_set *s, const struct rd_def *d, struct cd_err *err)
 		rule_free(r);
 		return rc;
 	}
+	for (i = 0; i < r->n_kw; i++)
+		kw_index(s, s->n, r->kw[i], strlen(r->kw[i]));
+	s->base[s->n] =
+		!r->n_kw && r->bi != RD_BI_HOST && r->bi != RD_BI_USER && r->bi != RD_BI_HOME;
 	s->n++;
 	return 0;
 }
@@ -309,7 +343,7 @@ static int add_value(struct rd_set *s, size_t rule, const char *v, size_t n)
 	memmove(&s->values[at + 1], &s->values[at], (s->n_values - at) * sizeof(s->values[0]));
 	s->values[at] = nv;
 	s->n_values++;
-	s->values_gen++;
+	kw_index(s, rule, nv.lower, n);
 	return 0;
 }
 
@@ -482,25 +516,6 @@ const char *rd_alias(struct rd_set *s, int member, const char *rule, const char 
 		return a;
 	}
 	return NULL;
-}
-
-int rd_wanted(const struct rd_set *s, size_t rule, const char *low, size_t n)
-{
-	const struct rd_rule *r = &s->rules[rule];
-	size_t i;
-
-	for (i = 0; i < r->n_kw; i++)
-		if (memmem(low, n, r->kw[i], strlen(r->kw[i])))
-			return 1;
-	for (i = 0; i < s->n_values; i++) {
-		if (s->values[i].rule != rule)
-			continue;
-		if (memmem(low, n, s->values[i].lower, s->values[i].len))
-			return 1;
-	}
-	if (r->bi == RD_BI_HOST || r->bi == RD_BI_USER || r->bi == RD_BI_HOME)
-		return 0; /* only its values */
-	return !r->n_kw;
 }
 
 size_t rd_rules(const struct rd_set *s)

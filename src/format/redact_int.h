@@ -21,6 +21,7 @@
 #define RD_CONTEXT    32  /* bytes before a value given to allow_context */
 #define RD_NAME_SCAN  128 /* bytes of a variable name compared */
 #define RD_ALIAS_SLOT 8192
+#define RD_KWENT_MAX  (RD_RULES_MAX * RD_KW_MAX + RD_VALUES_MAX)
 
 enum rd_kind { RD_KIND_VAR = 1, RD_KIND_SHAPE, RD_KIND_FIELD };
 
@@ -57,6 +58,15 @@ struct rd_value {
 	const char *alias; /* set on first use */
 };
 
+/* One keyword (or value) in the index by its first byte: a line is looked at
+ * once for every rule's keywords, not once per keyword. */
+struct rd_kwent {
+	const char *kw; /* lower case */
+	size_t len;
+	size_t rule;
+	int next; /* the next entry with the same first byte, -1 */
+};
+
 struct rd_alias_ent {
 	size_t ns;
 	const char *value; /* lower case when its rule is caseless */
@@ -71,7 +81,10 @@ struct rd_set {
 	const char *members[RD_MEMBERS_MAX];
 	size_t n_values;
 	struct rd_value values[RD_VALUES_MAX];
-	uint64_t values_gen; /* bumped when a value is learned: candidate sets go stale */
+	size_t n_kwent;
+	struct rd_kwent kwent[RD_KWENT_MAX];
+	int kwhead[256];	    /* first entry for each first byte, -1 */
+	uint8_t base[RD_RULES_MAX]; /* 1: the rule runs on every line (no keyword, no value) */
 	size_t n_ns;
 	uint64_t ns_next[RD_RULES_MAX];
 	const char *ns_over[RD_RULES_MAX]; /* the alias once RD_ALIASES_MAX are taken */
@@ -91,17 +104,16 @@ int rd_is_allowed(struct rd_set *s, const struct rd_rule *r, const char *line, s
 		  size_t ve);
 void rd_count(struct rd_rule *r, int member, uint64_t k);
 int rd_learn(struct rd_set *s, size_t rule, const char *v, size_t n);
-/* The rule may match a line whose lower-case copy is low[0..n). */
-int rd_wanted(const struct rd_set *s, size_t rule, const char *low, size_t n);
+/* Which rules may match a text whose lower-case copy is low[0..n): its
+ * keywords or values are in it, or it has none. flags has RD_RULES_MAX bytes. */
+void rd_flags(const struct rd_set *s, const char *low, size_t n, uint8_t *flags);
 int rd_fail(struct rd_set *s, const struct rd_rule *r, int member, struct cd_err *err,
 	    const char *why);
 
 /* redact_line.c: one line (no terminator) into st->out; *drop when a block
- * swallowed all of it (no terminator either). cand: per-rule flags of the
- * chunk the line lies in, NULL to test each rule on the line. */
+ * swallowed all of it (no terminator either). */
 struct rd_stream;
-int rd_line(struct rd_stream *st, const char *p, size_t n, const uint8_t *cand, int *drop,
-	    struct cd_err *err);
+int rd_line(struct rd_stream *st, const char *p, size_t n, int *drop, struct cd_err *err);
 
 /* redact_var.c: the assignments of the current line (s->cur) whose name a
  * var rule matches; *changed when s->cur was rewritten. */

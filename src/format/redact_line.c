@@ -226,31 +226,24 @@ static int block_end(struct rd_stream *st, int *drop, struct cd_err *err)
 	return 0;
 }
 
-static int any_var_wanted(const struct rd_set *s, const uint8_t *cand)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->rules[i].kind == RD_KIND_VAR && (!cand || cand[i]) &&
-		    rd_wanted(s, i, s->low.p, s->low.len))
-			return 1;
-	return 0;
-}
-
-static int run_rule(struct rd_stream *st, size_t i, const uint8_t *cand, int *vars_done,
+static int run_rule(struct rd_stream *st, size_t i, const uint8_t *fl, int *vars_done,
 		    struct cd_err *err)
 {
 	struct rd_set *s = st->set;
 	struct rd_rule *r = &s->rules[i];
 	int changed = 0, rc;
+	size_t k;
 
 	if (r->kind == RD_KIND_VAR) {
 		if (*vars_done)
 			return 0;
 		*vars_done = 1;
-		return any_var_wanted(s, cand) ? rd_vars(st, &changed, err) : 0;
+		for (k = 0; k < s->n; k++)
+			if (s->rules[k].kind == RD_KIND_VAR && fl[k])
+				return rd_vars(st, &changed, err);
+		return 0;
 	}
-	if ((cand && !cand[i]) || !rd_wanted(s, i, s->low.p, s->low.len))
+	if (!fl[i])
 		return 0;
 	rc = r->has_end ? apply_block(st, i, &changed, err) : apply_match(st, i, &changed, err);
 	if (!rc && st->block < 0)
@@ -258,10 +251,10 @@ static int run_rule(struct rd_stream *st, size_t i, const uint8_t *cand, int *va
 	return rc;
 }
 
-int rd_line(struct rd_stream *st, const char *p, size_t n, const uint8_t *cand, int *drop,
-	    struct cd_err *err)
+int rd_line(struct rd_stream *st, const char *p, size_t n, int *drop, struct cd_err *err)
 {
 	struct rd_set *s = st->set;
+	uint8_t fl[RD_RULES_MAX];
 	size_t i;
 	int vars_done = 0, rc;
 
@@ -277,8 +270,9 @@ int rd_line(struct rd_stream *st, const char *p, size_t n, const uint8_t *cand, 
 			return rd_fail(s, &s->rules[i], st->member, err, "made to fail (test)");
 	if (st->block >= 0 && ((rc = block_end(st, drop, err)) || *drop))
 		return rc;
+	rd_flags(s, s->low.p, s->low.len, fl);
 	for (i = 0; i < s->n; i++)
-		if ((rc = run_rule(st, i, cand, &vars_done, err)))
+		if ((rc = run_rule(st, i, fl, &vars_done, err)))
 			return rc;
 	if (buf_append(st->out, s->cur.p, s->cur.len))
 		return err_set(err, CD_ENOMEM, "%s: larger than %zu bytes",

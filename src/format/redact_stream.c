@@ -1,8 +1,7 @@
-/* redact_stream: text pushed in pieces, cut into lines. Each piece is looked
- * at in chunks of RD_CHUNK bytes: which rules' keywords the chunk holds at
- * all is decided once, so a line inside it is tested only against those (a
- * line that spans chunks, or holds a NUL, is tested against every rule). A
- * value learned meanwhile (a serial number) makes the chunk's answer stale. */
+/* redact_stream: text pushed in pieces, cut into lines at \n and \r (each
+ * kept as it was), NUL bytes dropped, a line past RD_LINE_MAX cut back to a
+ * word break and marked. Pieces are walked RD_CHUNK bytes at a time; a line
+ * that spans pieces is held in the stream's own buffer until it ends. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,22 +27,6 @@ void rd_stream_free(struct rd_stream *st)
 		buf_free(&st->line);
 }
 
-/* The rules whose keywords (or values) chunk p[0..n) holds. */
-static void candidates(struct rd_set *s, const char *p, size_t n, uint8_t *cand)
-{
-	size_t i;
-
-	buf_reset(&s->low);
-	if (buf_append(&s->low, p, n)) {
-		memset(cand, 1, RD_RULES_MAX);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		s->low.p[i] = (char)tolower((unsigned char)s->low.p[i]);
-	for (i = 0; i < s->n; i++)
-		cand[i] = (uint8_t)rd_wanted(s, i, s->low.p, n);
-}
-
 /* A line cut at RD_LINE_MAX ends at a word break, so no part of a token is kept. */
 static void cut_back(struct rd_stream *st)
 {
@@ -56,11 +39,10 @@ static void cut_back(struct rd_stream *st)
 	st->line.p[k] = '\0';
 }
 
-static int emit(struct rd_stream *st, const char *p, size_t n, const uint8_t *cand, char term,
-		struct cd_err *err)
+static int emit(struct rd_stream *st, const char *p, size_t n, char term, struct cd_err *err)
 {
 	char note[96];
-	int drop, rc = rd_line(st, p, n, cand, &drop, err);
+	int drop, rc = rd_line(st, p, n, &drop, err);
 
 	if (rc)
 		return rc;
@@ -97,7 +79,7 @@ static int flush_line(struct rd_stream *st, char term, struct cd_err *err)
 
 	if (st->cut)
 		cut_back(st);
-	rc = emit(st, st->line.p ? st->line.p : "", st->line.len, NULL, term, err);
+	rc = emit(st, st->line.p ? st->line.p : "", st->line.len, term, err);
 	buf_reset(&st->line);
 	return rc;
 }
@@ -114,13 +96,9 @@ static size_t stop_at(const char *p, size_t n)
 
 static int feed_chunk(struct rd_stream *st, const char *p, size_t n, struct cd_err *err)
 {
-	struct rd_set *s = st->set;
-	uint8_t cand[RD_RULES_MAX];
-	uint64_t gen = s->values_gen;
 	size_t off = 0;
 	int rc = 0, pending;
 
-	candidates(s, p, n, cand);
 	while (off < n && !rc) {
 		size_t len = stop_at(p + off, n - off), at = off + len;
 		pending = st->line.len || st->cut;
@@ -135,7 +113,7 @@ static int feed_chunk(struct rd_stream *st, const char *p, size_t n, struct cd_e
 			hold(st, p + off, len);
 			rc = flush_line(st, p[at], err);
 		} else {
-			rc = emit(st, p + off, len, gen == s->values_gen ? cand : NULL, p[at], err);
+			rc = emit(st, p + off, len, p[at], err);
 		}
 		off = at + 1;
 	}

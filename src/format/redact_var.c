@@ -25,6 +25,7 @@ static int value_stop(char c)
 int rd_var_rule(struct rd_set *s, const char *name, size_t n)
 {
 	char low[RD_NAME_SCAN + 1], raw[RD_NAME_SCAN + 1];
+	uint8_t fl[RD_RULES_MAX];
 	size_t i;
 
 	while (n && *name == '-')
@@ -38,9 +39,10 @@ int rd_var_rule(struct rd_set *s, const char *name, size_t n)
 	low[n] = '\0';
 	memcpy(raw, name, n);
 	raw[n] = '\0';
+	rd_flags(s, low, n, fl);
 	for (i = 0; i < s->n; i++) {
 		const struct rd_rule *r = &s->rules[i];
-		if (r->kind != RD_KIND_VAR || !rd_wanted(s, i, low, n))
+		if (r->kind != RD_KIND_VAR || !fl[i])
 			continue;
 		if (regexec(&r->re, raw, 0, NULL, 0) != 0)
 			continue;
