@@ -1,6 +1,8 @@
-/* bundle_log: each --log, read once: the bytes go both to the redaction
- * stream (the member) and to explain's scanner (the explanation), so the
- * explanation is of exactly the kept text. A log longer than BUNDLE_HEAD +
+/* bundle_log: each --log, read once: the bytes go to the redaction stream
+ * (the member), and what comes out of it to explain's scanner, so the
+ * explanation is of exactly the redacted text the bundle keeps: an excerpt
+ * explain cuts from a long line cannot carry half a token, or a value
+ * without the name that made it secret. A log longer than BUNDLE_HEAD +
  * BUNDLE_TAIL keeps its head up to the last line break and its tail from the
  * first, with one line between that says how much was left out: memory and
  * time do not depend on its size. Unreadable, not regular or binary: named
@@ -100,15 +102,28 @@ struct log_run {
 	struct bundle_log *l;
 	struct rd_stream st;
 	struct cd_buf out;
+	size_t fed; /* bytes of out explain has seen */
 	struct xs_scanner *sc;
 };
 
+/* What the member gained since the last call goes to explain. */
+static void to_explain(struct log_run *r)
+{
+	if (r->out.len > r->fed)
+		xs_feed(r->sc, r->out.p + r->fed, r->out.len - r->fed);
+	r->fed = r->out.len;
+}
+
 static int give(struct log_run *r, const char *p, size_t n, struct cd_err *err)
 {
-	xs_feed(r->sc, p, n);
+	int rc;
+
 	if (!r->c->set)
-		return buf_append(&r->out, p, n) ? err_set(err, CD_ENOMEM, "log too large") : 0;
-	return rd_stream_feed(&r->st, p, n, err);
+		rc = buf_append(&r->out, p, n) ? err_set(err, CD_ENOMEM, "log too large") : 0;
+	else
+		rc = rd_stream_feed(&r->st, p, n, err);
+	to_explain(r);
+	return rc;
 }
 
 /* Up to limit bytes from the descriptor's offset; with skip, the bytes up to
@@ -151,10 +166,7 @@ static int gap(struct log_run *r, struct cd_err *err)
 
 	r->l->left_out = from - BUNDLE_HEAD;
 	if (r->c->set)
-		rd_stream_skip(&r->st);
-	else
-		while (r->out.len && r->out.p[r->out.len - 1] != '\n')
-			r->out.len--;
+		rd_stream_skip(&r->st); /* --no-redact keeps the bytes as they are */
 	str_bytes(size, sizeof(size), (int64_t)r->l->left_out);
 	snprintf(note, sizeof(note),
 		 "%s[cuda-doctor bundle: %llu bytes (%s) of this log left out here; its first and "
@@ -163,7 +175,7 @@ static int gap(struct log_run *r, struct cd_err *err)
 		 (unsigned long long)r->l->left_out, size);
 	if (buf_puts(&r->out, note))
 		return err_set(err, CD_ENOMEM, "log too large");
-	xs_feed(r->sc, "\n", 1);
+	to_explain(r);
 	if (lseek(r->l->fd, (off_t)from, SEEK_SET) < 0)
 		return err_set(err, CD_EIO, "%s: %s", r->l->path, strerror(errno));
 	return pump(r, BUNDLE_TAIL, 1, err);
@@ -182,6 +194,7 @@ static int read_log(struct log_run *r, struct cd_err *err)
 		rc = rd_stream_end(&r->st, err);
 		r->l->nul_dropped = r->st.nul_dropped;
 		r->l->lines_cut = r->st.lines_cut;
+		to_explain(r);
 	}
 	xs_finish(r->sc);
 	return rc;
@@ -226,7 +239,7 @@ static int explain_log(struct log_run *r, struct xs_result *res, const struct xs
 
 int bundle_log_write(struct bundle_ctx *c, struct bundle_log *l, struct cd_err *err)
 {
-	struct log_run r = {c, l, {0}, {0}, NULL};
+	struct log_run r = {c, l, {0}, {0}, 0, NULL};
 	struct xs_db *db = NULL;
 	struct xs_result *res = NULL;
 	int rc, idx;

@@ -261,6 +261,30 @@ EOF
 	grep -q 'oom-at-load' "$T/cuda-doctor-bundle/logs/1-big.log.explain.txt"
 }
 
+@test "an explanation cut from a long line carries no fragment of a token" {
+	# explain keeps 512 bytes of a long line around its hit: with the token
+	# placed at each distance from that edge, no 8-byte piece of it may show
+	local tok=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 tail='RuntimeError: CUDA error: out of memory'
+	local args=() cut fill i
+	for cut in $(seq 2 2 32); do
+		fill=$((256 - (${#tok} - cut) - ${#tail} - 1))
+		printf '%s HF_TOKEN=%s %s%s\n' "$(printf 'z%.0s' $(seq 600))" "$tok" \
+			"$(printf 'q%.0s' $(seq "$fill"))" "$tail" >"$T/l$cut.log"
+		args+=(--log "$T/l$cut.log")
+	done
+	bundle bundle -o "$T/l.tar.gz" "${args[@]}"
+	[ "$status" -eq 0 ]
+	mkdir "$T/lx"
+	tar -xzf "$T/l.tar.gz" -C "$T/lx"
+	[ "$(ls "$T/lx/cuda-doctor-bundle/logs" | grep -c 'explain.txt$')" -eq 16 ]
+	for i in $(seq 0 $((${#tok} - 8))); do
+		if grep -r -q -F -- "${tok:i:8}" "$T/lx"; then
+			echo "fragment ${tok:i:8} in: $(grep -r -l -F -- "${tok:i:8}" "$T/lx" | head -3)"
+			return 1
+		fi
+	done
+}
+
 @test "a log that cannot be read is named in the README, not fatal" {
 	plant_log "$T/ok.log"
 	printf 'ELF\0\0\0binary' >"$T/core.bin"
