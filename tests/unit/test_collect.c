@@ -93,6 +93,31 @@ static void kernel_log_lines(void **state)
 	facts_free(&f);
 }
 
+/* A syslog file longer than COL_KLOG_TAIL: the line the tail begins inside goes. */
+static void kernel_log_tail_starts_at_a_line(void **state)
+{
+	struct cd_facts f;
+	struct cd_opts o;
+	struct col_text t;
+	char path[256];
+	FILE *fp;
+
+	(void)state;
+	put("/var/log/kern.log", "");
+	snprintf(path, sizeof(path), "%s/var/log/kern.log", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("0123456789 the tail starts inside this line: NVRM\n", fp);
+	assert_int_equal(fseek(fp, (long)COL_KLOG_TAIL, SEEK_SET), 0); /* a sparse hole */
+	fputs("\nNVRM: the last line\n", fp);
+	fclose(fp);
+	under_root(&f, &o);
+	col_kernel_log(&f, &t);
+	assert_string_equal(t.text.p, "NVRM: the last line\n");
+	col_text_free(&t);
+	facts_free(&f);
+}
+
 static void dpkg_and_version(void **state)
 {
 	struct cd_facts f;
@@ -123,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kernel_log_lines),
+		cmocka_unit_test(kernel_log_tail_starts_at_a_line),
 		cmocka_unit_test(dpkg_and_version),
 	};
 	return cmocka_run_group_tests_name("collect", tests, setup, teardown);

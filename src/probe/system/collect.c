@@ -187,6 +187,13 @@ static int tail_file(const struct cd_facts *f, const char *path, struct cd_buf *
 		raw->len += (size_t)k;
 	}
 	close(fd);
+	if (!e && from > 0 && raw->len) { /* the first line began before the tail: it goes */
+		char *nl = memchr(raw->p, '\n', raw->len);
+		size_t cut = nl ? (size_t)(nl - raw->p) + 1 : raw->len;
+		memmove(raw->p, raw->p + cut, raw->len - cut);
+		raw->len -= cut;
+		raw->p[raw->len] = '\0';
+	}
 	return e;
 }
 
