@@ -40,7 +40,7 @@ static int put_name(uint8_t h[TAR_BLOCK], const char *name)
 	return CD_EFORMAT;
 }
 
-int tar_header(uint8_t h[TAR_BLOCK], const char *name, uint64_t size, int64_t mtime, char type)
+int targz_header(uint8_t h[TAR_BLOCK], const char *name, uint64_t size, int64_t mtime, char type)
 {
 	unsigned sum = 0;
 	size_t i;
@@ -124,7 +124,7 @@ static int member(struct targz *t, const char *name, const void *p, size_t n, ch
 
 	if (!t->open)
 		return err_set(err, CD_EINTERNAL, "archive not open");
-	if (tar_header(h, name, n, t->mtime, type))
+	if (targz_header(h, name, n, t->mtime, type))
 		return err_set(err, CD_EFORMAT, "%s: no ustar name for it", name);
 	rc = put(t, h, sizeof(h), err);
 	if (!rc && n)

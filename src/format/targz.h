@@ -34,7 +34,7 @@ struct targz {
 /* One ustar header: type '0' (file) or '5' (directory). Names up to 100
  * bytes, or split at a '/' into a prefix of up to 155 and a name of up to
  * 100. 0 or CD_EFORMAT. */
-int tar_header(uint8_t h[TAR_BLOCK], const char *name, uint64_t size, int64_t mtime, char type);
+int targz_header(uint8_t h[TAR_BLOCK], const char *name, uint64_t size, int64_t mtime, char type);
 
 int targz_open(struct targz *t, targz_sink sink, void *ctx, int64_t mtime, struct cd_err *err)
 	__attribute__((warn_unused_result));

@@ -38,7 +38,7 @@ static void header_fields(void **state)
 	uint8_t h[TAR_BLOCK];
 
 	(void)state;
-	assert_int_equal(tar_header(h, "b/README.txt", 1234, 1700000000, '0'), 0);
+	assert_int_equal(targz_header(h, "b/README.txt", 1234, 1700000000, '0'), 0);
 	assert_string_equal((const char *)h, "b/README.txt");
 	assert_memory_equal(h + 100, "0000644", 8);
 	assert_memory_equal(h + 108, "0000000", 8);
@@ -54,7 +54,7 @@ static void header_fields(void **state)
 	assert_int_equal(h[155], ' ');
 	assert_int_equal(h[265], '\0'); /* no user name */
 	assert_int_equal(h[297], '\0'); /* no group name */
-	assert_int_equal(tar_header(h, "d/", 0, 0, '5'), 0);
+	assert_int_equal(targz_header(h, "d/", 0, 0, '5'), 0);
 	assert_memory_equal(h + 100, "0000755", 8);
 }
 
@@ -68,14 +68,14 @@ static void long_names_split_or_fail(void **state)
 	name[150] = '/';
 	memset(name + 151, 'n', 99);
 	name[250] = '\0';
-	assert_int_equal(tar_header(h, name, 1, 0, '0'), 0);
+	assert_int_equal(targz_header(h, name, 1, 0, '0'), 0);
 	assert_int_equal(strnlen((const char *)h, 100), 99);
 	assert_int_equal(strnlen((const char *)h + 345, 155), 150);
 	memset(name, 'x', 300);
 	name[300] = '\0';
-	assert_int_equal(tar_header(h, name, 1, 0, '0'), CD_EFORMAT); /* no '/' to split at */
-	assert_int_equal(tar_header(h, "", 1, 0, '0'), CD_EFORMAT);
-	assert_int_equal(tar_header(h, "a", 1ULL << 40, 0, '0'), CD_EFORMAT);
+	assert_int_equal(targz_header(h, name, 1, 0, '0'), CD_EFORMAT); /* no '/' to split at */
+	assert_int_equal(targz_header(h, "", 1, 0, '0'), CD_EFORMAT);
+	assert_int_equal(targz_header(h, "a", 1ULL << 40, 0, '0'), CD_EFORMAT);
 }
 
 static int to_buf(void *ctx, const uint8_t *p, size_t n)
