@@ -290,11 +290,13 @@ EOF
 	printf 'ELF\0\0\0binary' >"$T/core.bin"
 	printf '\xff\xfeU\x00T\x00F\x00' >"$T/utf16.log"
 	mkfifo "$T/fifo.log"
+	# /proc/self/mem opens as a regular file and fails to read, even for root
 	bundle bundle -o "$T/u.tar.gz" --log "$T/missing.log" --log "$T" --log "$T/core.bin" \
-		--log "$T/utf16.log" --log "$T/fifo.log" --log "$T/ok.log"
+		--log "$T/utf16.log" --log "$T/fifo.log" --log /proc/self/mem --log "$T/ok.log"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ $output == *"--log $T/missing.log: No such file or directory (not collected; named in README.txt)"* ]]
+	[[ $output == *"--log /proc/self/mem: Input/output error (not collected; named in README.txt)"* ]]
 	tar -xzf "$T/u.tar.gz" -C "$T"
 	R="$T/cuda-doctor-bundle/README.txt"
 	grep -q -- '--log .*/missing.log: not collected: No such file or directory' "$R"
@@ -302,7 +304,8 @@ EOF
 	grep -q -- '--log .*/core.bin: not collected: binary (a NUL byte in its first 8 KiB)' "$R"
 	grep -q -- '--log .*/utf16.log: not collected: UTF-16' "$R"
 	grep -q -- '--log .*/fifo.log: not collected: not a regular file' "$R"
-	[ -f "$T/cuda-doctor-bundle/logs/6-ok.log" ]
+	grep -q -- '--log /proc/self/mem: not collected: Input/output error' "$R"
+	[ -f "$T/cuda-doctor-bundle/logs/7-ok.log" ]
 	[ "$(ls "$T/cuda-doctor-bundle/logs" | wc -l)" -eq 3 ] # only the readable text log
 	if [ "$(id -u)" -ne 0 ]; then
 		plant_log "$T/secret.log"
