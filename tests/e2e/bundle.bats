@@ -369,3 +369,22 @@ EOF
 	[ "$status" -eq 0 ]
 	[ "$ms" -lt 3000 ] # bench/bundle.sh holds the 1 s target; a shared CI box gets slack
 }
+
+@test "the driver's GPU UUIDs are replaced in the report's facts, with the aliases the logs get" {
+	local fakes="${CD_FAKES:?set CD_FAKES}" u0 u1
+	u0=$(CD_FAKE_MODE=ok "$CD" --nvml-lib "$fakes/libnvidia-ml.so.1" --cuda-lib "$fakes/libcuda.so.1" \
+		check --json | jq -r '.gpus[0].uuid')
+	u1=$(CD_FAKE_MODE=ok "$CD" --nvml-lib "$fakes/libnvidia-ml.so.1" --cuda-lib "$fakes/libcuda.so.1" \
+		check --json | jq -r '.gpus[1].uuid')
+	[[ $u0 == GPU-* && $u1 == GPU-* ]]
+	printf 'rank 1 on %s failed\nrank 0 on %s\n' "$u1" "$u0" >"$T/g.log"
+	run env CD_FAKE_MODE=ok "$CD" --nvml-lib "$fakes/libnvidia-ml.so.1" --cuda-lib "$fakes/libcuda.so.1" \
+		--timeout 2 bundle -o "$T/g.tar.gz" --log "$T/g.log"
+	[ "$status" -eq 0 ]
+	tar -xzf "$T/g.tar.gz" -C "$T"
+	B="$T/cuda-doctor-bundle"
+	jq -e '.gpus[0].uuid == "gpu-uuid-0" and .gpus[1].uuid == "gpu-uuid-1"' "$B/report.json"
+	grep -q 'gpu-uuid-0; MIG' "$B/report.txt"
+	[ "$(cat "$B/logs/1-g.log")" = $'rank 1 on gpu-uuid-1 failed\nrank 0 on gpu-uuid-0' ]
+	! grep -r -q -e "${u0#GPU-}" -e "${u1#GPU-}" "$B"
+}
