@@ -1,13 +1,15 @@
 /* bundle: `cuda-doctor bundle [-o FILE] [--log FILE]... [--no-redact]` - one
- * .tar.gz to attach to a ticket (report/bundle.c makes it). The archive is
- * written to FILE.XXXXXX beside FILE (mode 0600) and renamed into place only
- * when complete, so a failed bundle leaves nothing behind; "-o -" writes to
- * standard output, never to a terminal. Exit: 0 written, 2 usage, 3 when a
- * redaction rule, the archive or the disk failed. */
+ * .tar.gz to attach to a ticket (report/bundle.c makes it); -o DIR puts the
+ * default name in DIR. The archive is written to FILE.XXXXXX beside FILE
+ * (mode 0600) and renamed into place only when complete, so a failed bundle
+ * leaves nothing behind; "-o -" writes to standard output, never to a
+ * terminal. Exit: 0 written, 2 usage, 3 when a redaction rule, the archive or
+ * the disk failed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,6 +113,7 @@ int cmd_bundle(int argc, char **argv, struct cd_opts *opts)
 	struct cd_err err = {0};
 	char name[512], tmp[544];
 	int fd = STDOUT_FILENO, to_stdout, rc;
+	struct stat st;
 	off_t size;
 
 	if ((rc = parse(argc, argv, &o, &bo)))
@@ -119,10 +122,13 @@ int cmd_bundle(int argc, char **argv, struct cd_opts *opts)
 	bo.no_redact = o.no_redact;
 	bo.fail_rule = getenv("CD_TEST_REDACT_FAIL");
 	bo.mtime = (int64_t)time(NULL);
-	if (o.out)
+	default_name(name, sizeof(name), (time_t)bo.mtime);
+	if (o.out && stat(o.out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(tmp, sizeof(tmp), "%s/%s", o.out, name);
+		str_copy(name, sizeof(name), tmp);
+	} else if (o.out) {
 		str_copy(name, sizeof(name), o.out);
-	else
-		default_name(name, sizeof(name), (time_t)bo.mtime);
+	}
 	to_stdout = !strcmp(name, "-");
 	if (to_stdout && isatty(STDOUT_FILENO))
 		return cli_usage_error("bundle", "refusing to write an archive to a terminal");

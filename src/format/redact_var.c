@@ -121,8 +121,8 @@ static int assignment(struct rd_set *s, const char *p, size_t n, size_t i, size_
 	if (is_operator(p, n, i) || !name_before(p, i, &nb, &ne))
 		return -1;
 	value_after(p, n, i + 1, vb, ve);
-	if (*ve == *vb)
-		return -1;
+	if (*ve == *vb || p[*vb] == '{' || p[*vb] == '[')
+		return -1; /* an object or a list: its own keys are judged */
 	return rd_var_rule(s, p + nb, ne - nb);
 }
 

@@ -326,7 +326,7 @@ EOF
 	[ -z "$(ls -A "$T/out")" ]
 }
 
-@test "-o - writes the archive to a pipe; usage errors exit 2" {
+@test "-o - writes the archive to a pipe, -o DIR into DIR; usage errors exit 2" {
 	run bash -c "env -i PATH=/usr/bin:/bin HOME=/nonexistent '$CD' bundle -o - | gzip -dc | tar -t"
 	[ "$status" -eq 0 ]
 	[[ $output == *"cuda-doctor-bundle/README.txt"* ]]
@@ -337,6 +337,12 @@ EOF
 	[ "$status" -eq 2 ]
 	run "$CD" bundle -o /nonexistent-dir/x.tar.gz
 	[ "$status" -eq 2 ]
+	mkdir "$T/into"
+	run env -i PATH=/usr/bin:/bin HOME=/nonexistent "$CD" bundle -q -o "$T/into"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ] # -q: nothing when nothing was left out
+	ls "$T/into"/cuda-doctor-bundle-*Z.tar.gz
+	[ "$(ls -A "$T/into" | wc -l)" -eq 1 ]
 	run "$CD" bundle --help
 	[ "$status" -eq 0 ]
 	[[ $output == *"--no-redact"* ]]
