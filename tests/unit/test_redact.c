@@ -194,6 +194,7 @@ static void aliases_are_consistent_across_members(void **state)
 	assert_string_equal(b.p, "gpu-uuid-0 at ipv4-1 on host0\n");
 	assert_string_equal(rd_alias(s, 0, "host", "GPUNODE17"), "host0");
 	assert_string_equal(rd_alias(s, 0, "host", "localhost"), "localhost");
+	assert_string_equal(rd_alias(s, 0, "host", "ubuntu"), "ubuntu"); /* "Ubuntu 22.04" stays */
 	assert_string_equal(rd_alias(s, 0, "gpu-uuid", "GPU-ffffffff-1111-2222-3333-444444444444"),
 			    "gpu-uuid-2");
 	assert_null(rd_alias(s, 0, "no-such-rule", "x"));
