@@ -45,6 +45,8 @@ endif
 STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 # Vectorscan's runtime only: the database is compiled at build time (tools/sigc.c).
 STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
+# zlib's deflate for the .tar.gz of `bundle` (docs/bundle.md says why not stored blocks).
+STATIC_LIBS += -Wl,-Bstatic -lz -Wl,-Bdynamic
 LDLIBS += $(STATIC_LIBS) -ldl -lm
 
 SRCS := $(shell find src -name '*.c' | sort)

@@ -33,6 +33,7 @@ int cmd_probe(int argc, char **argv, struct cd_opts *opts);
 int cmd_mcp(int argc, char **argv, struct cd_opts *opts);
 int cmd_gate(int argc, char **argv, struct cd_opts *opts);
 int cmd_diff(int argc, char **argv, struct cd_opts *opts);
+int cmd_bundle(int argc, char **argv, struct cd_opts *opts);
 
 /* Print "cuda-doctor CMD: MSG" to stderr and return CD_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

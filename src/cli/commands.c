@@ -122,7 +122,19 @@ static const struct cd_command commands[] = {
 	 "  --verify           read every report whole (default: the head of a report whose\n"
 	 "                     fingerprint was already read and checked)\n"
 	 "  exit: 0 the must-match keys agree, 1 they differ, 2 an input was unreadable.\n"},
-	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
+	{"bundle", cmd_bundle, "support bundle: one .tar.gz with secrets redacted",
+	 "cuda-doctor bundle [-o FILE] [--log FILE]... [--no-redact]\n"
+	 "  Write one .tar.gz to attach to a ticket: check's report (text, JSON, Markdown),\n"
+	 "  each log with its explanation, nvidia-smi -q, the driver's version, the kernel\n"
+	 "  log's NVRM/Xid lines, the package lists, the environment and a README. Every\n"
+	 "  file is redacted (tokens, passwords, keys, host and user names, GPU UUIDs and\n"
+	 "  serials, addresses); ledger.tsv inside says what was replaced, never the value.\n"
+	 "  Nothing is uploaded.\n"
+	 "  -o FILE       the archive (default cuda-doctor-bundle-<UTC time>.tar.gz; - stdout)\n"
+	 "  --log FILE    a log to include (repeatable, up to 16; a long one keeps its first\n"
+	 "                and last 4 MiB)\n"
+	 "  --no-redact   redact nothing (the README and ledger say so)\n"
+	 "  exit: 0 written, 2 usage, 3 a redaction rule or the write failed (nothing kept).\n"},
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
 	{"fix", cmd_planned, "remediation plan (planned)", NULL},
 	{"mcp", cmd_mcp, "Model Context Protocol server over stdio, for AI assistants",
