@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/str.h"
+#include "facts/live.h"
 #include "facts/libs.h"
 #include "facts/stack.h"
 #include "format/pep440.h"
@@ -370,6 +371,37 @@ static void eval_findings(const struct gate_ctx *c, struct gate_result *r)
 	}
 }
 
+/* `probe`: the quick live probe ran (cli/gate.c runs it when the policy asks
+ * for it) and every device passed; the first probe-* error explains a miss. */
+static void eval_probe(const struct gate_ctx *c, struct gate_result *r)
+{
+	const struct cd_live_facts *lf = c->f->live;
+	size_t i, passed = 0;
+
+	if (!lf) {
+		r->status = GATE_FAIL;
+		r->found = "not run";
+		r->why = "the live probe did not run";
+		return;
+	}
+	for (i = 0; i < lf->n_devices; i++)
+		passed += lf->devices[i].result == CD_LIVE_PASSED ||
+			  lf->devices[i].result == CD_LIVE_SKIPPED;
+	r->found = arena_printf(c->a, "%zu of %zu device%s passed", passed, lf->n_devices,
+				lf->n_devices == 1 ? "" : "s");
+	if (lf->n_devices && passed == lf->n_devices)
+		return;
+	r->status = GATE_FAIL;
+	for (i = 0; i < c->fs->n && !r->finding; i++)
+		if (c->fs->items[i]->severity == CD_SEV_ERROR &&
+		    (str_has_prefix(c->fs->items[i]->id, "probe-") ||
+		     str_has_prefix(c->fs->items[i]->id, "driver-") ||
+		     str_has_prefix(c->fs->items[i]->id, "gpu-")))
+			r->finding = c->fs->items[i]->id;
+	r->why = lf->n_devices ? arena_printf(c->a, "the live probe: %s", r->found)
+			       : "the live probe found no device";
+}
+
 static void eval_one(const struct gate_ctx *c, struct gate_result *r)
 {
 	switch (r->rule->subject) {
@@ -381,11 +413,7 @@ static void eval_one(const struct gate_ctx *c, struct gate_result *r)
 	case POLICY_HEADER: eval_header(c, r); break;
 	case POLICY_NO_ERRORS:
 	case POLICY_NO_WARNINGS: eval_findings(c, r); break;
-	case POLICY_PROBE:
-		r->status = GATE_UNAVAILABLE;
-		r->found = "not run";
-		r->why = "probe: not available in this build";
-		break;
+	case POLICY_PROBE: eval_probe(c, r); break;
 	default: eval_version(c, r); break;
 	}
 }

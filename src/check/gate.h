@@ -12,11 +12,7 @@
 #include "facts/finding.h"
 #include "format/policy.h"
 
-enum gate_status {
-	GATE_PASS = 0,
-	GATE_FAIL,
-	GATE_UNAVAILABLE /* this build cannot judge it (probe) */
-};
+enum gate_status { GATE_PASS = 0, GATE_FAIL };
 
 struct gate_result {
 	const struct policy_rule *rule;

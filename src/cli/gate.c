@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/live.h"
 #include "check/check.h"
 #include "check/gate.h"
 #include "cli/cli.h"
 #include "core/file.h"
 #include "core/outfile.h"
+#include "probe/live/live.h"
 #include "probe/probe.h"
 #include "report/gate_render.h"
 
@@ -25,6 +27,7 @@ struct gate_args {
 	const char *allow[GATE_ALLOW_MAX];
 	size_t n_allow;
 	const char *out;
+	int probe; /* the policy asks for the live probe */
 };
 
 static int add_allow(struct gate_args *g, const char *id)
@@ -138,15 +141,8 @@ static int parse_args(int argc, char **argv, struct gate_args *g)
 		const struct policy_rule *q = &g->rules[i];
 		if (q->subject == POLICY_ALLOW && (rc = add_allow(g, q->name)))
 			return rc;
-		/* The live probe comes with `cuda-doctor probe`: refuse rather than pass. */
-		if (q->subject == POLICY_PROBE) {
-			if (q->line)
-				return cli_usage_error(
-					CMD, "%s: line %zu: probe: not available in this build",
-					g->origins[i], q->line);
-			return cli_usage_error(CMD,
-					       "--require: probe: not available in this build");
-		}
+		if (q->subject == POLICY_PROBE)
+			g->probe = 1;
 	}
 	/* No requirement at all: the gate of check's own verdict. */
 	if (!gate_policy_count(g)) {
@@ -201,6 +197,21 @@ static int render(const struct cd_opts *opts, struct cd_facts *f, const struct g
 	return gate_failures(res, n) ? CD_EXIT_FINDINGS : CD_EXIT_OK;
 }
 
+/* The policy's `probe`: the quick live probe (cuda-doctor probe --quick)
+ * under --timeout, its findings added to check's. */
+static int live_gate(struct cd_facts *f, struct cd_findings *fs, const struct cd_opts *opts)
+{
+	struct live_opts lo = {0};
+	struct cd_err err = {0};
+
+	lo.timeout_ms = opts->timeout_ms;
+	if (live_probe(f, &lo, &err))
+		return -1;
+	check_live(f, fs);
+	findings_sort(fs);
+	return 0;
+}
+
 int cmd_gate(int argc, char **argv, struct cd_opts *opts)
 {
 	struct gate_args g = {0};
@@ -230,6 +241,11 @@ int cmd_gate(int argc, char **argv, struct cd_opts *opts)
 	probe_headers(&f, &g);
 	findings_init(&fs, &f.arena);
 	check_all(&f, &fs);
+	if (g.probe && live_gate(&f, &fs, opts)) {
+		facts_free(&f);
+		rc = CD_EXIT_INTERNAL;
+		goto out;
+	}
 	p = (struct gate_policy){g.rules, g.n, g.origins, g.allow, g.n_allow};
 	res = arena_calloc(&f.arena, g.n, sizeof(*res));
 	if (!res) {

@@ -141,14 +141,17 @@ P
 	[[ "$output" == *"larger than 1 MiB"* ]]
 }
 
-@test "gate: probe parses and is a usage error until this build has the live probe" {
+@test "gate: probe runs the quick live probe; a device that fails it violates the policy" {
 	printf 'driver >= 535\nprobe\n' >"$T/probe.policy"
-	gate h200 --policy "$T/probe.policy"
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"probe.policy: line 2: probe: not available in this build"* ]]
-	gate h200 --require probe
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"probe: not available in this build"* ]]
+	gate h200 --policy "$T/probe.policy" --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '[.requirements[] | select(.requirement == "probe")][0] | .status == "pass" and .found == "1 of 1 device passed"'
+	gate launchfail --require probe --json
+	[ "$status" -eq 1 ]
+	echo "$output" | jq -e '[.requirements[] | select(.requirement == "probe")][0] | .status == "fail" and (.finding | startswith("probe-"))'
+	gate launchfail --require probe
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"probe"*"0 of 1 device passed"* ]]
 }
 
 @test "gate -o FILE writes the verdict atomically; --format markdown is refused" {

@@ -124,16 +124,16 @@ static void no_errors_and_allow(void **state)
 	ctx_free(&c);
 }
 
-static void probe_is_unavailable(void **state)
+static void probe_without_live_facts(void **state)
 {
 	struct ctx c;
 
 	(void)state;
 	ctx_init(&c);
 	assert_int_equal(judge(&c, "probe\n", NULL, 0), 1);
-	assert_int_equal(res[0].status, GATE_UNAVAILABLE);
-	assert_string_equal(res[0].why, "probe: not available in this build");
-	assert_int_equal(gate_failures(res, 1), 1); /* never a pass */
+	assert_int_equal(res[0].status, GATE_FAIL); /* not run is never a pass */
+	assert_string_equal(res[0].why, "the live probe did not run");
+	assert_int_equal(gate_failures(res, 1), 1);
 	ctx_free(&c);
 }
 
@@ -144,7 +144,7 @@ int main(void)
 		cmocka_unit_test(not_a_version_fails_clearly),
 		cmocka_unit_test(unknown_fails_with_its_finding),
 		cmocka_unit_test(no_errors_and_allow),
-		cmocka_unit_test(probe_is_unavailable),
+		cmocka_unit_test(probe_without_live_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
