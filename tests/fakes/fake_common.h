@@ -13,7 +13,13 @@
  *   crash     nvmlInit and cuInit die of SIGSEGV
  *   ecc       2 x Tesla V100-SXM2-32GB, GPU 1 with uncorrectable ECC errors
  *             and retired pages pending
- *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34) */
+ *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34)
+ *   h100-550  1 x NVIDIA H100 80GB HBM3, driver 550.54.15, CUDA 12.4
+ *   pascal    1 x NVIDIA GeForce GTX 1080 Ti (6.1), driver 580.95.05, CUDA 13.0
+ *   mixed     NVIDIA H100 80GB HBM3 (9.0) + NVIDIA A40 (8.6), driver 580.95.05,
+ *             CUDA 13.0
+ * No driver at all is no library: tests name --nvml-lib / --cuda-lib paths
+ * that do not exist (dlopen fails as it does without the driver). */
 #ifndef CD_FAKE_COMMON_H
 #define CD_FAKE_COMMON_H
 
@@ -36,7 +42,10 @@ enum fake_mode {
 	FM_HANGALL,
 	FM_CRASH,
 	FM_ECC,
-	FM_STUB
+	FM_STUB,
+	FM_H100_550,
+	FM_PASCAL,
+	FM_MIXED
 };
 
 #define MIB	    (1024ULL * 1024ULL)
@@ -86,13 +95,25 @@ static const struct fake_gpu fake_v100[] = {
 	{"Tesla V100-SXM2-32GB", "GPU-41d7a0e3-8c25-4f19-9e6b-2a5d0c71b8f6", 0, 0x07, 0, 0x1db510de,
 	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED},
 };
+static const struct fake_gpu fake_gtx1080ti[] = {
+	{"NVIDIA GeForce GTX 1080 Ti", "GPU-7c2e9a41-0b6d-4f38-a5e1-93d0c4b8f276", 0, 0x01, 0, 0x1b0610de,
+	 6, 1, 11264, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, UNSUPPORTED,
+	 UNSUPPORTED},
+};
+
+static const struct fake_gpu fake_mixed[] = {
+	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	{"NVIDIA A40", "GPU-2d8b5f60-4e1a-4c97-8b3e-6a0f7d2c9e15", 0, 0x3b, 0, 0x223510de, 8, 6,
+	 46068, 0, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, 0, 0},
+};
 /* clang-format on */
 
 static enum fake_mode fake_mode(void)
 {
-	static const char *const names[] = {"ok",	"h200",	    "old",  "nogpu",
-					    "initfail", "mismatch", "hang", "hangall",
-					    "crash",	"ecc",	    "stub"};
+	static const char *const names[] = {"ok",	"h200",	    "old",     "nogpu", "initfail",
+					    "mismatch", "hang",	    "hangall", "crash", "ecc",
+					    "stub",	"h100-550", "pascal",  "mixed"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 
@@ -109,12 +130,19 @@ static const struct fake_box *fake_box(void)
 	static const struct fake_box old = {"470.256.02", "11.470.256.02", 11040, 0, 1, fake_t4};
 	static const struct fake_box nogpu = {"570.124.06", "12.570.124.06", 12080, 1, 0, NULL};
 	static const struct fake_box ecc = {"535.183.01", "12.535.183.01", 12020, 1, 2, fake_v100};
+	static const struct fake_box h100 = {"550.54.15", "12.550.54.15", 12040, 1, 1, fake_h100};
+	static const struct fake_box pascal = {"580.95.05", "13.580.95.05", 13000, 1,
+					       1,	    fake_gtx1080ti};
+	static const struct fake_box mixed = {"580.95.05", "13.580.95.05", 13000, 1, 2, fake_mixed};
 
 	switch (fake_mode()) {
 	case FM_H200: return &h200;
 	case FM_OLD: return &old;
 	case FM_NOGPU: return &nogpu;
 	case FM_ECC: return &ecc;
+	case FM_H100_550: return &h100;
+	case FM_PASCAL: return &pascal;
+	case FM_MIXED: return &mixed;
 	default: return &ok;
 	}
 }
