@@ -26,6 +26,7 @@
 #include "core/str.h"
 #include "facts/stack.h"
 #include "format/cvd.h"
+#include "format/pep508.h"
 #include "format/fatbin.h"
 #include "kb/archcov.h"
 
@@ -516,5 +517,28 @@ int install_choose(const struct cd_facts *f, const struct install_req *req, stru
 		alternative(f, req, out, rels, n, rel, a);
 	}
 	lines(f, out, a);
+	return 0;
+}
+
+int install_pin(const struct cd_facts *f, const char *package, char *out, size_t cap)
+{
+	const struct cd_package *p = f->stack ? stack_find(f->stack, package) : NULL;
+	static struct pep508_req r; /* 5 KiB */
+	size_t i, n;
+
+	for (i = 0; p && i < p->n_requires; i++) {
+		const char *q = p->requires[i], *eq;
+		if (pep508_parse(q, strlen(q), &r, NULL) || strcmp(r.key, "torch") ||
+		    !(eq = strstr(q, "==")) || (r.marker_len && eq > q + r.marker_off))
+			continue;
+		eq += 2;
+		while (*eq == ' ')
+			eq++;
+		n = strspn(eq, "0123456789.");
+		if (n && eq[n] != '*' && n < cap) {
+			str_ncopy(out, cap, eq, n);
+			return 1;
+		}
+	}
 	return 0;
 }

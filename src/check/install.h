@@ -102,6 +102,9 @@ int install_choose(const struct cd_facts *f, const struct install_req *req, stru
 const char *install_cmd_line(const struct cd_facts *f, const struct install_choice *c,
 			     const struct install_pick *p, const struct torchrel_variant *v,
 			     struct cd_arena *a);
+/* The torch version package (installed) pins with torch==X.Y.Z in its
+ * Requires-Dist (vLLM does) into out; 0 when it pins none. */
+int install_pin(const struct cd_facts *f, const char *package, char *out, size_t cap);
 const char *install_verdict_name(enum install_verdict v);
 const char *install_tool_name(enum install_tool t);
 

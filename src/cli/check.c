@@ -1,9 +1,11 @@
 /* check: `cuda-doctor check` - probe everything, run every check, render. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "check/check.h"
+#include "check/fix/plan.h"
 #include "cli/cli.h"
 #include "probe/probe.h"
 #include "report/render.h"
@@ -25,6 +27,7 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	struct cd_facts f;
 	struct cd_findings fs;
 	struct cd_render r;
+	struct cd_plan *plan = calloc(1, sizeof(*plan));
 	struct cd_err err = {0};
 	int rc;
 
@@ -33,14 +36,17 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	if (argc > 1)
 		return cli_usage_error("check", "unexpected argument '%s'", argv[1]);
 	facts_init(&f, opts);
-	if (root_init(&f.root, opts->root, &err)) {
+	if (!plan || root_init(&f.root, opts->root, &err)) {
 		facts_free(&f);
-		return cli_usage_error(NULL, "%s", err.msg);
+		free(plan);
+		return plan ? cli_usage_error(NULL, "%s", err.msg) : CD_EXIT_INTERNAL;
 	}
 	probe_all(&f);
 	findings_init(&fs, &f.arena);
 	check_all(&f, &fs);
+	plan_of_findings(&f, &fs, &f.arena, plan);
 	render_init(&r, opts, "check");
+	r.plan = plan;
 	rc = render_report(&r, &f, &fs);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
 		print_peak_memory();
@@ -51,5 +57,6 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	if (fflush(stdout) != 0 && !rc)
 		rc = CD_EXIT_INTERNAL;
 	facts_free(&f);
+	free(plan);
 	return rc;
 }

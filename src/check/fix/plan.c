@@ -59,6 +59,21 @@ static void add_cmd(struct plan_step *s, const char *cmd)
 		s->cmds[s->n_cmds++] = cmd;
 }
 
+/* check and jit raise some ids both (toolkit-missing, ...): one problem,
+ * and jit's finding (the build's view) is the one kept. */
+static int jit_has(const struct cd_findings *fs, const struct cd_finding *x)
+{
+	size_t i;
+
+	if (x->section && !strcmp(x->section, "jit"))
+		return 0;
+	for (i = 0; i < fs->n; i++)
+		if (fs->items[i]->section && !strcmp(fs->items[i]->section, "jit") &&
+		    !strcmp(fs->items[i]->id, x->id))
+			return 1;
+	return 0;
+}
+
 /* The findings as steps, merging those whose first command is the same. */
 static void from_findings(const struct cd_findings *fs, struct cd_plan *p)
 {
@@ -67,7 +82,7 @@ static void from_findings(const struct cd_findings *fs, struct cd_plan *p)
 	for (i = 0; i < fs->n; i++) {
 		const struct cd_finding *x = fs->items[i];
 		struct plan_step *s = NULL;
-		if (x->severity < CD_SEV_WARNING)
+		if (x->severity < CD_SEV_WARNING || jit_has(fs, x))
 			continue;
 		for (k = 0; x->n_fix && k < p->n && !s; k++)
 			if (p->steps[k].n_cmds && same_cmd(p->steps[k].cmds[0], x->fix[0]))
