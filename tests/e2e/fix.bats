@@ -271,3 +271,107 @@ verdict() { j ".install.pick.variants[] | select(.variant == \"$1\") | .verdict"
 		return 1
 	fi
 }
+
+# apply_fixture: a pip venv with torch 2.11.0+cu130, and in HOME=/home/u a
+# torch extensions cache with a half-built extension (build.ninja, no .so),
+# a lock left 3 hours ago and a folder of another Python (a note: kept).
+apply_fixture() {
+	local c=$R/home/u/.cache/torch_extensions
+	P=$(fx_env "$R" pip)
+	# shellcheck disable=SC2086
+	fx_torch "$R" "$P" 2.11.0+cu130 13.0 $REAL_2_11
+	mkdir -p "$c/py312_cu130/fused_adam" "$c/py312_cu130/cpu_adam" "$c/py311_cu121/old"
+	echo 'rule cc' >"$c/py312_cu130/fused_adam/build.ninja"
+	: >"$c/py312_cu130/cpu_adam/lock"
+	touch -d '3 hours ago' "$c/py312_cu130/cpu_adam/lock"
+	cp -a "$R/home" "$BATS_TEST_TMPDIR/home.before"
+	W="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$W"
+}
+
+# apply [ARGS...]: fix --apply in $W, with TORCH_CUDA_ARCH_LIST set wrong.
+apply() {
+	(cd "$W" && env -i PATH=/usr/bin:/bin HOME=/home/u CD_FAKE_MODE=h200 \
+		'TORCH_CUDA_ARCH_LIST=8.0;sm_90' "$CD" --root "$R" --env "$P" fix --apply --no-color \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" "$@")
+}
+
+@test "--apply --yes: stale builds and locks moved into a dated backup, cuda-doctor.env written; the printed undo puts everything back" {
+	apply_fixture
+	run apply --yes
+	[ "$status" -le 1 ]
+	b=$(ls -d "$R"/home/u/.cache/torch_extensions.cuda-doctor-backup-*)
+	[[ "$b" =~ backup-[0-9]{8}-[0-9]{6}$ ]]
+	[ -f "$b/py312_cu130/fused_adam/build.ninja" ]
+	[ -e "$b/py312_cu130/cpu_adam/lock" ]
+	[ ! -e "$R/home/u/.cache/torch_extensions/py312_cu130/fused_adam" ]
+	[ ! -e "$R/home/u/.cache/torch_extensions/py312_cu130/cpu_adam/lock" ]
+	[ -d "$R/home/u/.cache/torch_extensions/py311_cu121/old" ] # a note: not touched
+	grep -qx 'export TORCH_CUDA_ARCH_LIST="8.0;9.0"' "$W/cuda-doctor.env"
+	[[ "$output" == *"moved $R/home/u/.cache/torch_extensions/py312_cu130/fused_adam -> $b/py312_cu130/fused_adam"* ]]
+	# the environment file loads and sets what the plan says
+	[ "$(cd "$W" && bash -c '. ./cuda-doctor.env && echo "$TORCH_CUDA_ARCH_LIST"')" = "8.0;9.0" ]
+	undo=$(grep '^undo: ' <<<"$output")
+	(cd "$W" && bash -c "${undo#undo: }")
+	diff -r "$BATS_TEST_TMPDIR/home.before" "$R/home"
+	[ "$(stat -c %Y "$R/home/u/.cache/torch_extensions/py312_cu130/cpu_adam/lock")" = \
+		"$(stat -c %Y "$BATS_TEST_TMPDIR/home.before/u/.cache/torch_extensions/py312_cu130/cpu_adam/lock")" ]
+	[ ! -e "$b" ]
+	[ ! -e "$W/cuda-doctor.env" ]
+}
+
+@test "--apply asks before each step: declined steps are not done" {
+	apply_fixture
+	run apply <<<$'n\nn\nn\n'
+	[[ "$output" == *"step 1: move 1 item of the extensions cache"*"[y/N]"* ]]
+	[[ "$output" == *"Nothing applied."* ]]
+	diff -r "$BATS_TEST_TMPDIR/home.before" "$R/home"
+	[ ! -e "$W/cuda-doctor.env" ]
+	# yes to the first question only: the lock alone
+	run apply <<<$'y\nn\nn\n'
+	[ -e "$(ls -d "$R"/home/u/.cache/torch_extensions.cuda-doctor-backup-*)/py312_cu130/cpu_adam/lock" ]
+	[ -d "$R/home/u/.cache/torch_extensions/py312_cu130/fused_adam" ]
+	[ ! -e "$W/cuda-doctor.env" ]
+}
+
+@test "--apply: a folder that vanished between the plan and the answer is said, and nothing moves" {
+	apply_fixture
+	mkfifo "$BATS_TEST_TMPDIR/in"
+	apply <"$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	exec 7>"$BATS_TEST_TMPDIR/in"
+	for _ in $(seq 100); do grep -q 'step 1:' "$BATS_TEST_TMPDIR/out" && break; sleep 0.05; done
+	rm -rf "$R/home/u/.cache/torch_extensions/py312_cu130/fused_adam"
+	printf 'y\ny\ny\n' >&7
+	exec 7>&-
+	wait $! && rc=0 || rc=$?
+	[ "$rc" -eq 1 ]
+	grep -q "fused_adam is gone (No such file or directory); nothing was moved" "$BATS_TEST_TMPDIR/out"
+	[ -e "$R/home/u/.cache/torch_extensions/py312_cu130/cpu_adam/lock" ]
+	! ls -d "$R"/home/u/.cache/torch_extensions.cuda-doctor-backup-* 2>/dev/null
+	[ ! -e "$W/cuda-doctor.env" ]
+}
+
+@test "--apply in a read-only home: said, nothing half-done" {
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || skip "root without setpriv"
+		# root writes anywhere: the run drops to nobody, on a tree nobody may read
+		R=$(mktemp -d /tmp/cd-fix-ro.XXXXXX)
+		chmod 755 "$R"
+		RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		RUNAS=()
+	fi
+	apply_fixture
+	W=$R/work
+	mkdir -p "$W"
+	chmod a-w "$R/home/u/.cache" "$W"
+	run "${RUNAS[@]}" env -i PATH=/usr/bin:/bin HOME=/home/u CD_FAKE_MODE=h200 \
+		'TORCH_CUDA_ARCH_LIST=8.0;sm_90' "$CD" --root "$R" --env "$P" fix --apply --yes \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1"
+	chmod u+w "$R/home/u/.cache" "$W"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$R/home/u/.cache is not writable (Permission denied); nothing was changed"* ]]
+	diff -r "$BATS_TEST_TMPDIR/home.before" "$R/home"
+	[ ! -e "$W/cuda-doctor.env" ]
+	[[ "$R" != /tmp/cd-fix-ro.* ]] || rm -rf "$R"
+}

@@ -257,8 +257,11 @@ static void moves(const struct cd_jit_facts *jf, struct cd_plan *p)
 			take |= stale && (it->kind == JIT_C_HALF_BUILT ||
 					  it->kind == JIT_C_FOREIGN || it->kind == JIT_C_OLDER);
 			if (take && s->n_moves < PLAN_MOVES_MAX)
-				s->moves[s->n_moves++] =
-					(struct plan_move){it->path, it->detail ? it->detail : ""};
+				s->moves[s->n_moves++] = (struct plan_move){
+					it->path, it->detail && *it->detail ? it->detail
+						  : it->kind == JIT_C_LOCK_DIR
+							  ? "a lock directory"
+							  : "a lock left behind"};
 		}
 	}
 }

@@ -64,8 +64,8 @@ int main(int argc, char **argv)
 			put(f, 64, 4);
 			put(f, plen, 8);
 			put(f, 0, 8);
-			put(f, kind == 2 ? 8 : 9, 2);  /* minor */
-			put(f, kind == 2 ? 1 : 7, 2);  /* major */
+			put(f, kind == 2 ? 8 : 9, 2); /* minor */
+			put(f, kind == 2 ? 1 : 7, 2); /* major */
 			put(f, arch, 4);
 			put(f, 0, 8);
 			put(f, flags, 8);

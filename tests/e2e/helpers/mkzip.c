@@ -74,7 +74,8 @@ int main(int argc, char **argv)
 		if (!(in = fopen(eq + 1, "rb")) || !(data = slurp(in, &n)))
 			return perror(eq + 1), 1;
 		fclose(in);
-		m[nm] = (struct mem){argv[i], method, crc32(data, n), n, n, (unsigned long)ftell(out)};
+		m[nm] = (struct mem){argv[i], method, crc32(data, n),
+				     n,	      n,      (unsigned long)ftell(out)};
 		if (method == 8) {
 			free(data);
 			snprintf(cmd, sizeof(cmd), "gzip -9 -n -c < '%s'", eq + 1);
