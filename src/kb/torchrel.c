@@ -3,7 +3,6 @@
  * the notes. Its default column reads "yes" or "yes (per RFC ...)". */
 #include "kb/torchrel.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,16 +23,16 @@ void torchrel_release_of(const char *v, char *out, size_t cap)
 	str_ncopy(out, cap, v, n + 1 + m);
 }
 
-static struct kb_tsv *open_table(const char *name)
-{
-	struct kb_tsv *t = malloc(sizeof(*t)); /* 33 KiB of line buffers */
+#define VARIANT_ROWS 96
+#define RELEASE_ROWS 96
 
-	if (t && kb_tsv_open(t, name)) {
-		free(t);
-		t = NULL;
-	}
-	return t;
-}
+/* Both tables, read once on first use (not thread-safe, like the rest of a
+ * run); lookups then copy from here. */
+static struct torchrel_variant variant_rows[VARIANT_ROWS];
+static size_t n_variant_rows;
+static struct torchrel_release release_rows[RELEASE_ROWS];
+static size_t n_release_rows;
+static int loaded, load_rc;
 
 static void fill(struct kb_tsv *t, struct torchrel_variant *v)
 {
@@ -54,58 +53,76 @@ static void fill(struct kb_tsv *t, struct torchrel_variant *v)
 	}
 }
 
-int torchrel_variants(const char *release, struct torchrel_variant *out, size_t cap, size_t *n)
+static int load(void)
 {
 	struct kb_tsv *t;
+
+	if (loaded)
+		return load_rc;
+	loaded = 1;
+	if (!(t = malloc(sizeof(*t)))) /* 33 KiB of line buffers */
+		return load_rc = CD_ENOMEM;
+	if (kb_tsv_open(t, "torch_cuda.tsv") == 0)
+		while (kb_tsv_next(t) && n_variant_rows < VARIANT_ROWS) {
+			const char *var = kb_tsv_get(t, "cuda_variant");
+			if (!var || !*var)
+				continue;
+			fill(t, &variant_rows[n_variant_rows]);
+			if (variant_rows[n_variant_rows].cuda_int > 0)
+				n_variant_rows++;
+		}
+	if (kb_tsv_open(t, "torch_releases.tsv") == 0)
+		while (kb_tsv_next(t) && n_release_rows < RELEASE_ROWS) {
+			struct torchrel_release *r = &release_rows[n_release_rows];
+			const char *tv = kb_tsv_get(t, "torch");
+			if (!tv || !*tv)
+				continue;
+			str_copy(r->torch, sizeof(r->torch), tv);
+			str_copy(r->torchvision, sizeof(r->torchvision),
+				 kb_tsv_get(t, "torchvision"));
+			str_copy(r->torchaudio, sizeof(r->torchaudio), kb_tsv_get(t, "torchaudio"));
+			n_release_rows++;
+		}
+	free(t);
+	return load_rc = n_variant_rows && n_release_rows ? 0 : CD_ENOENT;
+}
+
+int torchrel_variants(const char *release, struct torchrel_variant *out, size_t cap, size_t *n)
+{
 	char rel[8];
+	size_t i;
 
 	*n = 0;
 	torchrel_release_of(release, rel, sizeof(rel));
-	if (!rel[0])
+	if (!rel[0] || load())
 		return CD_ENOENT;
-	if (!(t = open_table("torch_cuda.tsv")))
-		return CD_ENOMEM;
-	while (kb_tsv_next(t) && *n < cap) {
-		const char *tv = kb_tsv_get(t, "torch_version"),
-			   *var = kb_tsv_get(t, "cuda_variant");
-		if (!tv || strcmp(tv, rel) || !var || !*var)
-			continue;
-		fill(t, &out[*n]);
-		if (out[*n].cuda_int > 0)
-			(*n)++;
-	}
-	free(t);
+	for (i = 0; i < n_variant_rows && *n < cap; i++)
+		if (!strcmp(variant_rows[i].release, rel))
+			out[(*n)++] = variant_rows[i];
 	return *n ? 0 : CD_ENOENT;
 }
 
 int torchrel_patch(const char *version, struct torchrel_release *out)
 {
-	struct kb_tsv *t;
 	char rel[8], want[16], r[8];
+	size_t i;
 	int found = 0;
 
 	torchrel_release_of(version, rel, sizeof(rel));
-	if (!rel[0])
+	if (!rel[0] || load())
 		return CD_ENOENT;
 	/* "2.14.1+cu130" -> "2.14.1"; "2.14" stays "2.14" (newest patch) */
 	str_ncopy(want, sizeof(want), version, strspn(version, "0123456789."));
-	if (!(t = open_table("torch_releases.tsv")))
-		return CD_ENOMEM;
-	while (kb_tsv_next(t)) {
-		const char *tv = kb_tsv_get(t, "torch");
-		if (!tv || !*tv)
-			continue;
+	for (i = 0; i < n_release_rows; i++) {
+		const char *tv = release_rows[i].torch;
 		torchrel_release_of(tv, r, sizeof(r));
 		if (strcmp(r, rel) || (strcmp(want, rel) && strcmp(want, tv)))
 			continue;
 		if (found && ver_cmp(tv, out->torch) <= 0)
 			continue;
-		str_copy(out->torch, sizeof(out->torch), tv);
-		str_copy(out->torchvision, sizeof(out->torchvision), kb_tsv_get(t, "torchvision"));
-		str_copy(out->torchaudio, sizeof(out->torchaudio), kb_tsv_get(t, "torchaudio"));
+		*out = release_rows[i];
 		found = 1;
 	}
-	free(t);
 	if (!found && strcmp(want, rel))
 		return torchrel_patch(rel, out); /* a patch the table lacks: its release */
 	return found ? 0 : CD_ENOENT;
@@ -121,26 +138,29 @@ static int has(char (*list)[8], size_t n, const char *r)
 	return 0;
 }
 
+static int has_variants(const char *rel)
+{
+	size_t i;
+
+	for (i = 0; i < n_variant_rows; i++)
+		if (!strcmp(variant_rows[i].release, rel))
+			return 1;
+	return 0;
+}
+
 int torchrel_releases(char (*out)[8], size_t cap, size_t *n)
 {
-	struct kb_tsv *t;
-	struct torchrel_variant v[TORCHREL_VARIANTS_MAX];
-	size_t i, k, nv;
+	size_t i, k;
 	char r[8];
 
 	*n = 0;
-	if (!(t = open_table("torch_releases.tsv")))
-		return CD_ENOMEM;
-	while (kb_tsv_next(t) && *n < cap) {
-		torchrel_release_of(kb_tsv_get(t, "torch"), r, sizeof(r));
-		if (r[0] && !has(out, *n, r))
+	if (load())
+		return CD_ENOENT;
+	for (i = 0; i < n_release_rows && *n < cap; i++) {
+		torchrel_release_of(release_rows[i].torch, r, sizeof(r));
+		if (r[0] && !has(out, *n, r) && has_variants(r))
 			str_copy(out[(*n)++], sizeof(out[0]), r);
 	}
-	free(t);
-	for (i = k = 0; i < *n; i++) /* keep the releases torch_cuda.tsv has variants of */
-		if (torchrel_variants(out[i], v, TORCHREL_VARIANTS_MAX, &nv) == 0)
-			memmove(out[k++], out[i], sizeof(out[0]));
-	*n = k;
 	for (i = 1; i < *n; i++) /* insertion sort, oldest first */
 		for (k = i; k > 0 && ver_cmp(out[k - 1], out[k]) > 0; k--) {
 			char tmp[8];

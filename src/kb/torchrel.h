@@ -2,10 +2,10 @@
  * variants, from data/torch_releases.tsv (each patch release with the
  * torchvision and torchaudio that pair with it) and data/torch_cuda.tsv (per
  * X.Y release: each variant's CUDA, whether PyPI serves it by default, its
- * arch list); each variant's minimum driver comes from kb/compat.h. Every
- * lookup reads the embedded tables into the caller's storage and frees its
- * reader before returning. 0, CD_ENOENT when the data has no answer,
- * CD_ENOMEM. */
+ * arch list); each variant's minimum driver comes from kb/compat.h. The
+ * tables are read on first use into static storage (not thread-safe, like
+ * the rest of a run); lookups copy into the caller's. 0, or CD_ENOENT when
+ * the data has no answer (or could not be read). */
 #ifndef CD_TORCHREL_H
 #define CD_TORCHREL_H
 
