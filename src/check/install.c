@@ -1,5 +1,5 @@
 /* install: see install.h. The rules:
- *  - the release: --torch, else the wheel given, else the installed one (when
+ *  - the release: --torch (or a package's pin), else the wheel given, else the installed one (when
  *    the data has it), else the newest the data knows; a CUDA asked for
  *    (nvcc's) moves to the newest release that has that variant;
  *  - the machine: the driver version from the driver probe (NVML, else
@@ -390,7 +390,8 @@ static int target(const struct cd_facts *f, const struct install_req *req, struc
 
 	rel[0] = '\0';
 	if (req->torch) {
-		torchrel_release_of(req->torch, rel, cap), c->release_from = "--torch";
+		torchrel_release_of(req->torch, rel, cap);
+		c->release_from = req->torch_from ? req->torch_from : "--torch";
 		for (i = 0; i < n && strcmp(rels[i], rel); i++)
 			;
 		return i < n ? 0 : CD_ENOENT;
@@ -476,7 +477,7 @@ static const char *pin(const struct cd_facts *f, const struct install_req *req,
 	const char *v = NULL;
 	char r[8];
 
-	if (!strcmp(c->release_from, "--torch"))
+	if (req->torch)
 		v = req->torch;
 	else if (!strcmp(c->release_from, "--wheel"))
 		v = req->wheel->version;

@@ -56,6 +56,7 @@ struct install_variant {
 /* What the chooser is asked. Every field may be zero. */
 struct install_req {
 	const char *torch;		    /* --torch 2.x[.y]; NULL: installed, else newest */
+	const char *torch_from;		    /* who asked for torch (release_from); "--torch" */
 	const struct cd_torch_wheel *wheel; /* --wheel FILE, read */
 	int cuda_major, cuda_minor;	    /* > 0: only variants of this CUDA (nvcc's); the
 					     * nearest lower minor of the major when none */
@@ -102,6 +103,11 @@ int install_choose(const struct cd_facts *f, const struct install_req *req, stru
 const char *install_cmd_line(const struct cd_facts *f, const struct install_choice *c,
 			     const struct install_pick *p, const struct torchrel_variant *v,
 			     struct cd_arena *a);
+/* install_cmd.c: JAX's line for this machine (`--for jax`): jax[cudaNN] of the
+ * CUDA major the driver supports (JAX JIT-compiles its kernels, so the
+ * driver must support the wheels' CUDA itself), with the environment's pip
+ * or uv; NULL when the driver's CUDA is unknown or older than 12. */
+const char *install_cmd_jax(const struct cd_facts *f, struct cd_arena *a);
 /* The torch version package (installed) pins with torch==X.Y.Z in its
  * Requires-Dist (vLLM does) into out; 0 when it pins none. */
 int install_pin(const struct cd_facts *f, const char *package, char *out, size_t cap);

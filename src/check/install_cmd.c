@@ -94,3 +94,21 @@ const char *install_cmd_line(const struct cd_facts *f, const struct install_choi
 	buf_free(&b);
 	return s;
 }
+
+const char *install_cmd_jax(const struct cd_facts *f, struct cd_arena *a)
+{
+	const struct cd_python_facts *py = f->stack ? &f->stack->python : NULL;
+	const char *exe = py && py->executable ? py->executable : "python3";
+	int cuda = f->driver.cuda_version_int != CD_UNK && f->driver.cuda_version_int > 0
+			   ? (int)f->driver.cuda_version_int
+			   : compat_max_cuda(f->driver.version);
+	int major = cuda / 1000;
+
+	if (major < 12)
+		return NULL;
+	if (major > 13)
+		major = 13; /* the newest jax[cudaNN] extra there is */
+	if (py && py->kind && !strcmp(py->kind, "uv"))
+		return arena_printf(a, "uv pip install --python %s -U 'jax[cuda%d]'", exe, major);
+	return arena_printf(a, "%s -m pip install -U 'jax[cuda%d]'", exe, major);
+}

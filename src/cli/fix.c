@@ -165,12 +165,18 @@ static int run(struct cd_facts *f, const struct fix_args *a, struct cd_opts *opt
 		req.wheel = wheel;
 	}
 	req.torch = a->torch;
-	if (!req.torch && !strcmp(a->for_what, "vllm") && install_pin(f, "vllm", pin, sizeof(pin)))
+	if (!req.torch && !strcmp(a->for_what, "vllm") &&
+	    install_pin(f, "vllm", pin, sizeof(pin))) {
 		req.torch = pin;
+		req.torch_from = "vLLM's pin";
+	}
 	have = strcmp(a->for_what, "jax") && install_choose(f, &req, &f->arena, c) == 0;
 	in = (struct plan_input){&fs, jf, have ? c : NULL, have && wants_install(f, a, c)};
 	plan_build(f, &in, &f->arena, plan);
-	rep = (struct fix_report){f, &fs, plan, have ? c : NULL, wheel};
+	rep = (struct fix_report){
+		f,     &fs,
+		plan,  have ? c : NULL,
+		wheel, strcmp(a->for_what, "jax") ? NULL : install_cmd_jax(f, &f->arena)};
 	if (render(opts, &rep)) {
 		rc = CD_EXIT_INTERNAL;
 		goto out;

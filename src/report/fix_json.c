@@ -144,5 +144,6 @@ json_t *fix_json(const struct fix_report *r)
 	json_object_set_new(o, "plan", plan);
 	json_object_set_new(o, "install", r->install ? install_json(r->install) : json_null());
 	json_object_set_new(o, "wheel", r->wheel ? wheel_json(r->wheel) : json_null());
+	json_object_set_new(o, "jax_line", json_str(r->jax_line));
 	return o;
 }

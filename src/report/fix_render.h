@@ -20,6 +20,7 @@ struct fix_report {
 	const struct cd_plan *plan;
 	const struct install_choice *install; /* NULL: no release known */
 	const struct cd_torch_wheel *wheel;   /* --wheel, or NULL */
+	const char *jax_line;		      /* --for jax: JAX's line, or NULL */
 };
 
 json_t *fix_json(const struct fix_report *r);

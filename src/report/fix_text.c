@@ -68,6 +68,8 @@ static const char *from_text(const char *from)
 		return "the wheel given";
 	if (!strcmp(from, "installed"))
 		return "the installed one";
+	if (!strcmp(from, "vLLM's pin"))
+		return "the one the installed vLLM pins";
 	if (!strcmp(from, "nvcc's CUDA"))
 		return "the newest built with nvcc's CUDA";
 	return "the newest cuda-doctor knows";
@@ -156,6 +158,9 @@ void fix_text(const struct cd_render *o, const struct fix_report *r)
 			r->wheel->error ? r->wheel->error : "");
 	if (r->install)
 		install_text(o, r->install);
+	if (r->jax_line)
+		fprintf(o->out, "\n%sJAX for this machine%s\n  install: %s\n", col(o, C_BOLD),
+			col(o, C_OFF), r->jax_line);
 }
 
 void fix_markdown(const struct cd_render *o, const struct fix_report *r)

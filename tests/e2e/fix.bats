@@ -375,3 +375,22 @@ apply() {
 	[ ! -e "$W/cuda-doctor.env" ]
 	[[ "$R" != /tmp/cd-fix-ro.* ]] || rm -rf "$R"
 }
+
+@test "--for vllm: the torch the installed vLLM pins; --for jax: JAX's CUDA wheels for the driver" {
+	p=$(fx_env "$R" pip)
+	dist "$R$p/lib/python3.12/site-packages" vllm 0.11.0 'torch==2.9.0' 'numpy'
+	fixj mixed "$p" --for vllm
+	[ "$(j .install.release_from)" = "vLLM's pin" ]
+	[ "$(j .install.pick.torch)" = 2.9.0 ]
+	[ "$(j .install.pick.line)" = \
+		"/opt/venv/bin/python3 -m pip install 'torch==2.9.0' 'torchvision==0.24.0' 'torchaudio==2.9.0' --index-url https://download.pytorch.org/whl/cu128" ]
+	fixj mixed "$p" --for jax
+	[ "$(j .install)" = null ]
+	[ "$(j .jax_line)" = "/opt/venv/bin/python3 -m pip install -U 'jax[cuda13]'" ]
+	fixj h100-550 "$p" --for jax
+	[ "$(j .jax_line)" = "/opt/venv/bin/python3 -m pip install -U 'jax[cuda12]'" ]
+	fixj old "$p" --for jax
+	[ "$(j .jax_line)" = null ]
+	fixj mixed "$p" --for nothing
+	[ "$status" -eq 2 ]
+}
