@@ -78,6 +78,7 @@ static char *words(size_t *n)
 	struct cd_buf b;
 	unsigned long x = 1;
 	size_t i, blk;
+	char *one;
 	int k;
 
 	buf_init(&b, 0);
@@ -87,8 +88,11 @@ static char *words(size_t *n)
 	}
 	buf_putc(&b, '\n');
 	blk = b.len;
-	for (k = 1; k < 6; k++)
-		buf_append(&b, b.p, blk);
+	one = buf_steal(&b); /* appending b to itself would read a buffer it moves */
+	buf_init(&b, 0);
+	for (k = 0; k < 6; k++)
+		buf_append(&b, one, blk);
+	free(one);
 	*n = b.len;
 	return buf_steal(&b);
 }
