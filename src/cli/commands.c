@@ -80,7 +80,7 @@ static const struct cd_command commands[] = {
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
 	{"fix", cmd_fix, "one ordered plan from the findings; the torch to install here",
 	 "cuda-doctor fix [--apply] [--yes] [--for torch|deepspeed|vllm|jax] [--torch X.Y[.Z]]\n"
-	 "                [--wheel FILE] [--jit]\n"
+	 "                [--wheel FILE] [--jit] [--model PATH|ORG/NAME]\n"
 	 "  The findings of check as one ordered plan (root causes first; each step the\n"
 	 "  commands to paste, why, how to check it), and the torch wheel for this machine:\n"
 	 "  every CUDA variant of the release judged against the driver and every GPU.\n"
@@ -90,6 +90,7 @@ static const struct cd_command commands[] = {
 	 "  --for WHAT        torch (default); deepspeed adds jit's findings; vllm takes the\n"
 	 "                    torch vLLM pins; jax leaves the torch line out\n"
 	 "  --jit             add `cuda-doctor jit`'s findings and the extensions cache\n"
+	 "  --model SPEC      add `cuda-doctor model SPEC`'s findings (its defaults)\n"
 	 "  --apply           do the local, reversible steps (implies --jit): move stale\n"
 	 "                    extension builds and locks into a dated backup folder, write\n"
 	 "                    cuda-doctor.env; asks before each step, prints how to undo\n"

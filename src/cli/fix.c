@@ -1,6 +1,7 @@
 /* fix: `cuda-doctor fix [--apply] [--yes] [--for torch|deepspeed|vllm|jax]
- * [--torch X.Y[.Z]] [--wheel FILE] [--jit]` - the findings of check (and of
- * jit with --jit, --apply or --for deepspeed) as one ordered plan, and the
+ * [--torch X.Y[.Z]] [--wheel FILE] [--jit] [--model SPEC]` - the findings of
+ * check (and of jit with --jit, --apply or --for deepspeed, and of model with
+ * --model) as one ordered plan, and the
  * torch to install on this machine. Probes as check does (the same facts),
  * checks, plans, renders; --apply then does the plan's reversible steps. */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "check/fix/plan.h"
 #include "check/install.h"
 #include "check/jit/jit.h"
+#include "check/model/model.h"
 #include "cli/cli.h"
 #include "cli/fix_int.h"
 #include "probe/jit/jit.h"
@@ -24,6 +26,7 @@ struct fix_args {
 	const char *for_what; /* torch | deepspeed | vllm | jax */
 	const char *torch;
 	const char *wheel;
+	const char *model; /* --model PATH|ORG/NAME: model's findings too */
 };
 
 static int parse(int argc, char **argv, struct fix_args *a)
@@ -52,6 +55,10 @@ static int parse(int argc, char **argv, struct fix_args *a)
 				return cli_usage_error("fix",
 						       "--torch needs a release (2.9 or 2.9.1)");
 			a->torch = v;
+		} else if (cli_opt_value(argc, argv, &i, "--model", &v)) {
+			if (!v || !*v)
+				return cli_usage_error("fix", "--model needs PATH or ORG/NAME");
+			a->model = v;
 		} else if (cli_opt_value(argc, argv, &i, "--wheel", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("fix", "--wheel needs a .whl file");
@@ -98,6 +105,31 @@ static int with_jit(struct cd_facts *f, struct cd_jit_facts *jf, struct cd_findi
 	}
 	free(ops);
 	return 0;
+}
+
+/* `cuda-doctor model SPEC`'s findings (its defaults: every GPU, dtype auto,
+ * 0.85 of free memory), added to fs. */
+static int with_model(struct cd_facts *f, const char *spec, struct cd_findings *fs)
+{
+	struct md_request mreq = {spec, NULL};
+	struct mp_request req;
+	struct cd_model_facts *m = calloc(1, sizeof(*m));
+	struct cd_model_plan *p = calloc(1, sizeof(*p));
+	int rc = CD_EXIT_INTERNAL;
+
+	memset(&req, 0, sizeof(req));
+	req.headroom = 0.85;
+	req.seq_len = req.batch = req.mem_available = CD_UNK;
+	req.visible_devices = facts_getenv(f, "CUDA_VISIBLE_DEVICES");
+	if (m && p) {
+		model_probe(f, &mreq, m);
+		model_plan(f, m, &req, &f->arena, p);
+		check_model(f, m, &req, p, fs);
+		rc = 0;
+	}
+	free(m);
+	free(p);
+	return rc;
 }
 
 static int render(const struct cd_opts *opts, const struct fix_report *rep)
@@ -157,7 +189,7 @@ static int run(struct cd_facts *f, const struct fix_args *a, struct cd_opts *opt
 	probe_all(f);
 	findings_init(&fs, &f->arena);
 	check_all(f, &fs);
-	if (jf && with_jit(f, jf, &fs))
+	if ((jf && with_jit(f, jf, &fs)) || (a->model && with_model(f, a->model, &fs)))
 		goto out;
 	findings_sort(&fs);
 	if (wheel) {

@@ -394,3 +394,12 @@ apply() {
 	fixj mixed "$p" --for nothing
 	[ "$status" -eq 2 ]
 }
+
+@test "--model: the model's findings join the plan" {
+	p=$(fx_env "$R" pip)
+	fixj h200 "$p" --model /models/none
+	[ "$(j '[.findings[] | select(.id == "model-not-found")] | length')" = 1 ]
+	[ "$(j '[.plan[] | select(.ids | index("model-not-found"))] | length')" = 1 ]
+	fixj h200 "$p"
+	[ "$(j '[.findings[] | select(.id | startswith("model-"))] | length')" = 0 ]
+}
