@@ -116,7 +116,7 @@ static void install_text(const struct cd_render *o, const struct install_choice 
 {
 	fprintf(o->out, "\n%sThe torch for this machine%s\n", col(o, C_BOLD), col(o, C_OFF));
 	machine(o, c);
-	fprintf(o->out, "    release %s (%s): torch %s, installed with %s\n", c->pick.release,
+	fprintf(o->out, "    release %s (%s): torch %s, installer %s\n", c->pick.release,
 		from_text(c->release_from), c->pick.patch.torch, install_tool_name(c->tool));
 	variants(o, &c->pick);
 	if (c->status == INSTALL_NEEDS_DRIVER)
