@@ -403,3 +403,17 @@ apply() {
 	fixj h200 "$p"
 	[ "$(j '[.findings[] | select(.id | startswith("model-"))] | length')" = 0 ]
 }
+
+@test "a pixi environment: pixi add in its workspace, with the build pin" {
+	e=/w/.pixi/envs/default
+	mkdir -p "$R$e/bin" "$R$e/conda-meta" "$R$e/lib/python3.12/site-packages"
+	printf '\177ELF pixi python\n' >"$R$e/bin/python3.12"
+	ln -s python3.12 "$R$e/bin/python3"
+	echo '{"name": "python", "version": "3.12.3", "build": "h0_0", "channel": "conda-forge"}' \
+		>"$R$e/conda-meta/python-3.12.3-h0_0.json"
+	printf '[workspace]\nname = "w"\n' >"$R/w/pixi.toml"
+	fixj pascal "$e"
+	[ "$(j .install.installer)" = pixi ]
+	[ "$(j .install.pick.line)" = \
+		"cd /w && pixi add 'pytorch=2.14.1=cuda*' 'torchvision=0.29.1' 'torchaudio=2.11.0' 'cuda-version=12.6'" ]
+}
