@@ -1,13 +1,9 @@
-/* install: which torch to install on this machine, and the command that
- * installs it. A pure function of the facts (driver, GPUs, the Python
- * environment and its installer, the installed torch and its fatbin, a
- * wheel read with --wheel) and the data (kb/torchrel.h, kb/compat.h): every
- * CUDA variant of the release asked is judged against every visible GPU
- * (SASS of its family or PTX at or below it, read from a fatbin where one is
- * on disk, else from data/torch_cuda.tsv) and the driver (its own minimum,
- * else the minor-version floor of its major), each rejection with its
- * reason. Strings are allocated from the arena given; install_choose
- * returns 0, or CD_ENOENT when the data knows no such release. */
+/* install: which torch to install on this machine, and the command for the
+ * environment's installer: every CUDA variant of the release judged against
+ * every visible GPU (the fatbin on disk, else data/torch_cuda.tsv) and the
+ * driver (kb/compat.h), each rejection with its reason (install.c says the
+ * rules). Pure functions of the facts and the data; strings from the arena
+ * given. install_choose: 0, or CD_ENOENT when the data has no such release. */
 #ifndef CD_CHECK_INSTALL_H
 #define CD_CHECK_INSTALL_H
 

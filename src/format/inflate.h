@@ -1,11 +1,8 @@
-/* inflate: a raw DEFLATE (RFC 1951) decoder for the members of a zip
- * archive (a wheel). The whole input is in memory (a mapped file); the
- * output streams through a sink in pieces of at most INFLATE_CHUNK bytes, so
- * a member of a gigabyte is read in a 64 KiB window and never stored. The
- * decoder's state (192 KiB) is allocated and freed within the call. Errors:
- * CD_EFORMAT for a malformed stream, CD_ERANGE when it runs past the input
- * or the output exceeds max_out; a sink's non-zero return stops it and is
- * returned; CD_ENOMEM. */
+/* inflate: raw DEFLATE (RFC 1951) for zip members: the input in memory, the
+ * output streamed to a sink in pieces of at most INFLATE_CHUNK bytes (a 64 KiB
+ * window; nothing stored). Its 192 KiB state lives within the call. CD_EFORMAT
+ * for a malformed stream, CD_ERANGE past the input or max_out, CD_ENOMEM; a
+ * sink's non-zero return stops it and is returned. */
 #ifndef CD_INFLATE_H
 #define CD_INFLATE_H
 

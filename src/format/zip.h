@@ -1,11 +1,8 @@
-/* zip: find a member of a zip archive (a wheel) in the archive's bytes, as
- * the caller mapped them: the end record in the last 64 KiB + 22 bytes, the
- * central directory it points to (ZIP64 sizes and offsets included), the
- * member's local header and where its data starts. Every offset is checked
- * against the archive before it is used; the directory walk is bounded by
- * its own entry count and size. Nothing is allocated; names are compared in
- * place. 0, CD_ENOENT when no member matches, CD_EFORMAT for a damaged or
- * encrypted archive, CD_ERANGE for offsets outside it. */
+/* zip: a member of a zip archive (a wheel) found in the bytes the caller
+ * mapped: the end record, the central directory (ZIP64 included), the local
+ * header and where the data starts, every offset checked before use. Nothing
+ * is allocated. 0, CD_ENOENT when no member matches, CD_EFORMAT for a damaged
+ * or encrypted archive, CD_ERANGE for offsets outside it. */
 #ifndef CD_ZIP_H
 #define CD_ZIP_H
 

@@ -1,11 +1,8 @@
-/* torchrel: the torch releases cuda-doctor can install and their CUDA wheel
- * variants, from data/torch_releases.tsv (each patch release with the
- * torchvision and torchaudio that pair with it) and data/torch_cuda.tsv (per
- * X.Y release: each variant's CUDA, whether PyPI serves it by default, its
- * arch list); each variant's minimum driver comes from kb/compat.h. The
- * tables are read on first use into static storage (not thread-safe, like
- * the rest of a run); lookups copy into the caller's. 0, or CD_ENOENT when
- * the data has no answer (or could not be read). */
+/* torchrel: the torch releases cuda-doctor can install (data/torch_releases.tsv:
+ * patches with their torchvision / torchaudio) and their CUDA variants
+ * (data/torch_cuda.tsv: CUDA, PyPI's default, arch list). Read on first use
+ * into static storage (not thread-safe, like the rest of a run); lookups copy
+ * into the caller's. 0, or CD_ENOENT when the data has no answer. */
 #ifndef CD_TORCHREL_H
 #define CD_TORCHREL_H
 

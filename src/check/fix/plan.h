@@ -1,12 +1,8 @@
-/* check/fix/plan: the findings of `check` (and `jit`) turned into one
- * ordered plan (facts/plan.h): a step per problem at warning or error
- * severity, root causes before their symptoms (kb/fixkb.h: data/
- * fix_causes.tsv), then errors before warnings; findings whose fix is the
- * same command share a step, and a command an earlier step already gives is
- * not repeated. Each step keeps what `fix --apply` may do for it: the cache
- * folders and stale locks of the extensions cache to move aside, the
- * LD_LIBRARY_PATH / CUDA_HOME / TORCH_CUDA_ARCH_LIST lines for
- * cuda-doctor.env. A pure function of its inputs; strings from the arena. */
+/* check/fix/plan: findings -> one ordered plan (facts/plan.h): a step per
+ * problem at warning or error severity, causes before effects (data/
+ * fix_causes.tsv), errors before warnings, a shared command once, and what
+ * `fix --apply` may do for each step (cache items to move aside, lines for
+ * cuda-doctor.env). A pure function of its inputs; strings from the arena. */
 #ifndef CD_CHECK_FIX_PLAN_H
 #define CD_CHECK_FIX_PLAN_H
 
