@@ -78,7 +78,8 @@ fault() {
 	fi
 }
 
-fault system-cudnn-first LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu
+# prepended to the box's own value, as a shell profile would
+fault system-cudnn-first "LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fault headerless-cuda-home "CUDA_HOME=$headerless"
 fault missing-gpu CUDA_VISIBLE_DEVICES=3
 rm -rf "$headerless"
