@@ -126,7 +126,10 @@ static void install_text(const struct cd_render *o, const struct install_choice 
 	else if (c->status == INSTALL_NO_VARIANT)
 		fprintf(o->out, "    no variant of %s has kernels for every GPU\n",
 			c->pick.release);
-	if (c->line)
+	if (c->line && c->status == INSTALL_CHOSEN && c->pick.chosen == c->pick.installed)
+		fprintf(o->out, "  the installed torch is this build; to reinstall it: %s\n",
+			c->line);
+	else if (c->line)
 		fprintf(o->out, "  install: %s\n", c->line);
 	if (c->label)
 		fprintf(o->out, "    %s%s%s\n", col(o, C_YEL), c->label, col(o, C_OFF));

@@ -149,6 +149,9 @@ verdict() { j ".install.pick.variants[] | select(.variant == \"$1\") | .verdict"
 	[ "$(j .install.pick.line)" = \
 		"cd /work/proj && uv add 'torch==2.11.0' --index pytorch-cu130=https://download.pytorch.org/whl/cu130" ]
 	[ "$(j '[.plan[] | select(.title | startswith("Install torch"))] | length')" = 0 ]
+	run env -i PATH=/usr/bin:/bin HOME=/nonexistent CD_FAKE_MODE=h200 "$CD" --root "$R" --env "$p" \
+		fix --no-color --nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1"
+	[[ "$output" == *"  the installed torch is this build; to reinstall it: cd /work/proj && uv add 'torch==2.11.0' --index pytorch-cu130=https://download.pytorch.org/whl/cu130"* ]]
 }
 
 @test "--torch: the release asked, its newest patch; a release the data lacks is a usage error" {
