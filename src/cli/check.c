@@ -1,9 +1,11 @@
 /* check: `cuda-doctor check` - probe everything, run every check, render. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "check/check.h"
+#include "check/fix/plan.h"
 #include "cli/cli.h"
 #include "core/outfile.h"
 #include "probe/probe.h"
@@ -49,6 +51,7 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	struct cd_findings fs;
 	struct cd_render r;
 	struct cd_outfile out;
+	struct cd_plan *plan;
 	struct cd_err err = {0};
 	const char *path = NULL;
 	int rc;
@@ -59,17 +62,21 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
 		return CD_EXIT_USAGE;
 	}
+	plan = calloc(1, sizeof(*plan));
 	facts_init(&f, opts);
-	if (root_init(&f.root, opts->root, &err)) {
+	if (!plan || root_init(&f.root, opts->root, &err)) {
 		facts_free(&f);
 		outfile_abort(&out);
-		return cli_usage_error(NULL, "%s", err.msg);
+		free(plan);
+		return plan ? cli_usage_error(NULL, "%s", err.msg) : CD_EXIT_INTERNAL;
 	}
 	probe_all(&f);
 	findings_init(&fs, &f.arena);
 	check_all(&f, &fs);
+	plan_of_findings(&f, &fs, &f.arena, plan);
 	render_init(&r, opts, "check");
 	r.out = out.fp;
+	r.plan = plan;
 	rc = render_report(&r, &f, &fs);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
 		print_peak_memory();
@@ -82,5 +89,6 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	} else
 		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
 	facts_free(&f);
+	free(plan);
 	return rc;
 }

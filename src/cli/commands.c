@@ -136,7 +136,23 @@ static const struct cd_command commands[] = {
 	 "  --no-redact   redact nothing (the README and ledger say so)\n"
 	 "  exit: 0 written, 2 usage, 3 a redaction rule or the write failed (nothing kept).\n"},
 	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
-	{"fix", cmd_planned, "remediation plan (planned)", NULL},
+	{"fix", cmd_fix, "one ordered plan from the findings; the torch to install here",
+	 "cuda-doctor fix [--apply] [--yes] [--for torch|deepspeed|vllm|jax] [--torch X.Y[.Z]]\n"
+	 "                [--wheel FILE] [--jit] [--model PATH|ORG/NAME]\n"
+	 "  The findings of check as one ordered plan (root causes first; each step the\n"
+	 "  commands to paste, why, how to check it), and the torch wheel for this machine:\n"
+	 "  every CUDA variant of the release judged against the driver and every GPU.\n"
+	 "  --torch X.Y[.Z]   the release to install (default: the installed one, else the\n"
+	 "                    newest cuda-doctor knows)\n"
+	 "  --wheel FILE      read a torch .whl's arch list from its fatbin\n"
+	 "  --for WHAT        torch (default); deepspeed adds jit's findings; vllm takes the\n"
+	 "                    torch vLLM pins; jax leaves the torch line out\n"
+	 "  --jit             add `cuda-doctor jit`'s findings and the extensions cache\n"
+	 "  --model SPEC      add `cuda-doctor model SPEC`'s findings (its defaults)\n"
+	 "  --apply           do the local, reversible steps (implies --jit): move stale\n"
+	 "                    extension builds and locks into a dated backup folder, write\n"
+	 "                    cuda-doctor.env; asks before each step, prints how to undo\n"
+	 "  --yes             do not ask\n"},
 	{"mcp", cmd_mcp, "Model Context Protocol server over stdio, for AI assistants",
 	 "cuda-doctor [global options] mcp\n"
 	 "  Serve the Model Context Protocol (JSON-RPC 2.0, one message per line) on stdin and\n"
@@ -171,6 +187,22 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'cuda-doctor %s--help'.\n", cmd ? "" : "");
 	return CD_EXIT_USAGE;
+}
+
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n])
+		return 0;
+	*val = *i + 1 < argc ? argv[++*i] : NULL;
+	return 1;
 }
 
 int cli_wants_help(int argc, char **argv)

@@ -14,6 +14,7 @@ void render_init(struct cd_render *r, const struct cd_opts *opts, const char *co
 	r->quiet = opts->quiet;
 	r->verbose = opts->verbose;
 	r->command = command;
+	r->plan = NULL;
 }
 
 int render_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs)

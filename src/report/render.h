@@ -12,6 +12,7 @@
 #include "core/opts.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
+#include "facts/plan.h"
 
 #define CD_SCHEMA "cuda-doctor.report/1"
 
@@ -22,6 +23,9 @@ struct cd_render {
 	int quiet;
 	int verbose;
 	const char *command; /* "check", ... */
+	/* The plan of the findings (check/fix/plan.h): its first step is printed
+	 * under them (text, Markdown); NULL for none. */
+	const struct cd_plan *plan;
 };
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command);

@@ -290,6 +290,28 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[[ "$(j .driver.nvml.error)" == *"No such file"* ]]
 }
 
+@test "driver version without NVML: /sys/module/nvidia/version first, then /proc (as uv reads it)" {
+	kmod 550.54.15
+	mkdir -p "$ROOT/sys/module/nvidia"
+	printf '580.95.05\n' >"$ROOT/sys/module/nvidia/version"
+	run "$CD" check --json --root "$ROOT" --nvml-lib "$TMP/none/libnvidia-ml.so.1" \
+		--cuda-lib "$TMP/none/libcuda.so.1"
+	[ "$(j .driver.version)" = 580.95.05 ]
+	[ "$(j .driver.version_source)" = sys-module ]
+	[ "$(j .driver.kernel_module_version)" = 550.54.15 ]
+	# not a version: ignored, /proc answers
+	printf 'garbage\n' >"$ROOT/sys/module/nvidia/version"
+	run "$CD" check --json --root "$ROOT" --nvml-lib "$TMP/none/libnvidia-ml.so.1" \
+		--cuda-lib "$TMP/none/libcuda.so.1"
+	[ "$(j .driver.version)" = 550.54.15 ]
+	[ "$(j .driver.version_source)" = kernel-module ]
+	# NVML, when it answers, wins over both
+	printf '580.95.05\n' >"$ROOT/sys/module/nvidia/version"
+	fake ok
+	[ "$(j .driver.version)" = 570.124.06 ]
+	[ "$(j .driver.version_source)" = nvml ]
+}
+
 @test "no driver on this machine: check says driver-missing quickly" {
 	if ldconfig -p 2>/dev/null | grep -qE 'libcuda\.so\.1|libnvidia-ml\.so\.1'; then
 		skip "this machine has an NVIDIA driver"

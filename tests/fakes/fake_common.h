@@ -32,6 +32,13 @@
  *   ncclhang    as ok; libnccl's ncclCommInitAll blocks forever (fake_nccl.c)
  *   ncclfail    as ok; ncclCommInitAll answers ncclSystemError (2)
  *   ncclwrong   as ok; the all-reduce gets one element wrong
+ * and for `fix` (driver versions and GPUs as uv and the install line see them):
+ *   h100-550  1 x NVIDIA H100 80GB HBM3, driver 550.54.15, CUDA 12.4
+ *   pascal    1 x NVIDIA GeForce GTX 1080 Ti (6.1), driver 580.95.05, CUDA 13.0
+ *   mixed     NVIDIA H100 80GB HBM3 (9.0) + NVIDIA A40 (8.6), driver 580.95.05,
+ *             CUDA 13.0
+ * No driver at all is no library: tests name --nvml-lib / --cuda-lib paths
+ * that do not exist (dlopen fails as it does without the driver).
  * CD_FAKE_FREE_MIB sets the free memory cuMemGetInfo reports (default 192). */
 #ifndef CD_FAKE_COMMON_H
 #define CD_FAKE_COMMON_H
@@ -72,7 +79,10 @@ enum fake_mode {
 	FM_MIGEMPTY,
 	FM_NCCLHANG,
 	FM_NCCLFAIL,
-	FM_NCCLWRONG
+	FM_NCCLWRONG,
+	FM_H100_550,
+	FM_PASCAL,
+	FM_MIXED
 };
 
 #define MIB	    (1024ULL * 1024ULL)
@@ -151,6 +161,18 @@ static const struct fake_gpu fake_v100[] = {
 	{"Tesla V100-SXM2-32GB", "GPU-41d7a0e3-8c25-4f19-9e6b-2a5d0c71b8f6", 0, 0x07, 0, 0x1db510de,
 	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED},
 };
+static const struct fake_gpu fake_gtx1080ti[] = {
+	{"NVIDIA GeForce GTX 1080 Ti", "GPU-7c2e9a41-0b6d-4f38-a5e1-93d0c4b8f276", 0, 0x01, 0, 0x1b0610de,
+	 6, 1, 11264, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, UNSUPPORTED,
+	 UNSUPPORTED},
+};
+
+static const struct fake_gpu fake_mixed[] = {
+	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	{"NVIDIA A40", "GPU-2d8b5f60-4e1a-4c97-8b3e-6a0f7d2c9e15", 0, 0x3b, 0, 0x223510de, 8, 6,
+	 46068, 0, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, 0, 0},
+};
 /* clang-format on */
 
 static inline enum fake_mode fake_mode(void)
@@ -160,7 +182,8 @@ static inline enum fake_mode fake_mode(void)
 		"hang",	    "hangall",	  "crash",    "ecc",	    "stub",	"cuinit999",
 		"hanginit", "hanglaunch", "hangcopy", "launchfail", "badcopy",	"crashlaunch",
 		"nojit",    "busy",	  "onebad",   "mig",	    "nopeer",	"badpeer",
-		"migempty", "ncclhang",	  "ncclfail", "ncclwrong"};
+		"migempty", "ncclhang",	  "ncclfail", "ncclwrong",  "h100-550", "pascal",
+		"mixed"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 
@@ -180,6 +203,10 @@ static inline const struct fake_box *fake_box(void)
 	static const struct fake_box a100 = {"570.124.06", "12.570.124.06", 12080, 1, 4, fake_a100};
 	static const struct fake_box mig = {"570.124.06", "12.570.124.06", 12080, 1, 1,
 					    fake_a100_mig};
+	static const struct fake_box h100 = {"550.54.15", "12.550.54.15", 12040, 1, 1, fake_h100};
+	static const struct fake_box pascal = {"580.95.05", "13.580.95.05", 13000, 1,
+					       1,	    fake_gtx1080ti};
+	static const struct fake_box mixed = {"580.95.05", "13.580.95.05", 13000, 1, 2, fake_mixed};
 
 	switch (fake_mode()) {
 	case FM_OK:
@@ -200,6 +227,9 @@ static inline const struct fake_box *fake_box(void)
 	case FM_ONEBAD: return &a100;
 	case FM_MIG:
 	case FM_MIGEMPTY: return &mig;
+	case FM_H100_550: return &h100;
+	case FM_PASCAL: return &pascal;
+	case FM_MIXED: return &mixed;
 	default: return &h200;
 	}
 }
