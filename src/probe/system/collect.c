@@ -209,7 +209,7 @@ void col_kernel_log(const struct cd_facts *f, struct col_text *out)
 {
 	struct cd_buf raw;
 	size_t i, kept;
-	int e;
+	int e = 0;
 
 	init(out, (size_t)1 << 20);
 	if (f->root.is_host && !(e = ring_buffer(out))) {
