@@ -72,7 +72,7 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 		return cli_usage_error(
 			NULL,
 			"--format '%s': expected text, json or markdown, or html (or "
-			"prometheus for check)",
+			"prometheus for check and probe)",
 			v);
 	return 0;
 }
@@ -167,8 +167,10 @@ int main(int argc, char **argv)
 	}
 	if (!cmd)
 		cmd = cli_find("check");
-	if (opts.format == CD_FMT_PROMETHEUS && strcmp(cmd->name, "check")) {
-		rc = cli_usage_error(NULL, "--format prometheus: only check writes metrics");
+	if (opts.format == CD_FMT_PROMETHEUS && strcmp(cmd->name, "check") &&
+	    strcmp(cmd->name, "probe")) {
+		rc = cli_usage_error(NULL,
+				     "--format prometheus: only check and probe write metrics");
 		goto out;
 	}
 	opts.color = want_color(&opts);

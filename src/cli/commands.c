@@ -77,7 +77,7 @@ static const struct cd_command commands[] = {
 	 "  --gpu-cc LIST        compute capabilities to assume (9.0,8.0 or none)\n"
 	 "  --build-timeout S    bound on nvcc and on the link (default 300)\n"},
 	{"probe", cmd_probe, "live GPU health test: one child per GPU, hung is not failed",
-	 "cuda-doctor probe [--devices LIST] [--quick|--full] [--nccl] [--nagios]\n"
+	 "cuda-doctor probe [--devices LIST] [--quick|--full] [--nccl] [--nagios] [-o FILE]\n"
 	 "  Run the real CUDA path on every visible GPU and MIG instance, each in its own\n"
 	 "  child under per-step deadlines and the whole --timeout (default 10 s): cuInit, a\n"
 	 "  context, memory written and read back, the embedded PTX JIT-compiled, kernels\n"
@@ -92,6 +92,8 @@ static const struct cd_command commands[] = {
 	 "  --nccl-lib PATH  that library instead (implies --nccl)\n"
 	 "  --nagios         one status line; exit 0/1/2/3 = OK/WARNING/CRITICAL/UNKNOWN\n"
 	 "  --print-ptx      print the PTX the probe runs, and exit\n"
+	 "  -o FILE          write the report to FILE.tmp, then rename it over FILE\n"
+	 "                   (--format prometheus: node_exporter's textfile collector)\n"
 	 "  exit: 0 all passed, 1 a step failed, hung or crashed, 2 usage, 3 internal.\n"},
 	{"gate", cmd_gate, "exit 1 when the environment violates a policy",
 	 "cuda-doctor gate [--policy FILE]... [--require EXPR]... [--allow FINDING-ID]... [-o "

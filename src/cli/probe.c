@@ -9,13 +9,16 @@
 #include "check/check.h"
 #include "check/live.h"
 #include "cli/cli.h"
+#include "core/outfile.h"
 #include "probe/live/live.h"
 #include "probe/probe.h"
 #include "report/probe_render.h"
+#include "report/prom.h"
 
 struct probe_args {
 	struct live_opts lo;
 	int nagios, print_ptx;
+	const char *out; /* -o FILE */
 };
 
 /* "--name VALUE" or "--name=VALUE"; 1 when argv[*i] is that option. */
@@ -56,6 +59,11 @@ static int parse(int argc, char **argv, struct probe_args *a)
 				return cli_usage_error(
 					"probe", "--devices needs a list (0,1 or GPU-... UUIDs)");
 			a->lo.devices = v;
+		} else if (opt_value(argc, argv, &i, "-o", &v) ||
+			   opt_value(argc, argv, &i, "--output", &v)) {
+			if (!v || !*v)
+				return cli_usage_error("probe", "-o needs a file name");
+			a->out = v;
 		} else if (opt_value(argc, argv, &i, "--nccl-lib", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("probe", "--nccl-lib needs a path");
@@ -66,17 +74,20 @@ static int parse(int argc, char **argv, struct probe_args *a)
 	}
 	if (quick && a->lo.full)
 		return cli_usage_error("probe", "--quick and --full exclude each other");
+	if (a->nagios && a->out)
+		return cli_usage_error("probe", "--nagios prints one status line: no -o");
 	return 0;
 }
 
 static int render(const struct cd_opts *opts, const struct probe_args *a, const struct cd_facts *f,
-		  const struct cd_findings *fs)
+		  const struct cd_findings *fs, FILE *out)
 {
 	struct cd_render r;
 	json_t *j;
 	int rc = 0;
 
 	render_init(&r, opts, "probe");
+	r.out = out;
 	if (a->nagios) {
 		probe_nagios(r.out, f, fs);
 		return 0;
@@ -88,6 +99,7 @@ static int render(const struct cd_opts *opts, const struct probe_args *a, const 
 		json_decref(j);
 		break;
 	case CD_FMT_MARKDOWN: probe_markdown(&r, f, fs); break;
+	case CD_FMT_PROMETHEUS: rc = prom_probe(r.out, f, fs); break;
 	default: probe_text(&r, f, fs); break;
 	}
 	return rc;
@@ -110,16 +122,21 @@ static void nccl_env(const struct cd_facts *f, struct cd_findings *out)
 static int run(struct cd_facts *f, struct probe_args *a, struct cd_opts *opts)
 {
 	struct cd_findings fs;
+	struct cd_outfile out;
 	struct cd_err err = {0};
 	int rc;
 
+	if (outfile_open(&out, a->out, &err)) {
+		fprintf(stderr, "cuda-doctor probe: %s\n", err.msg);
+		return CD_EXIT_USAGE;
+	}
 	if (a->lo.nccl && !a->lo.nccl_lib)
 		stack_probe(f); /* the libnccl.so.2 import torch would load */
 	rc = live_probe(f, &a->lo, &err);
-	if (rc == CD_EUSAGE)
-		return cli_usage_error("probe", "%s", err.msg);
-	if (rc)
-		return CD_EXIT_INTERNAL;
+	if (rc) {
+		outfile_abort(&out);
+		return rc == CD_EUSAGE ? cli_usage_error("probe", "%s", err.msg) : CD_EXIT_INTERNAL;
+	}
 	findings_init(&fs, &f->arena);
 	check_driver(f, &fs);
 	check_gpus(f, &fs);
@@ -127,8 +144,14 @@ static int run(struct cd_facts *f, struct probe_args *a, struct cd_opts *opts)
 	if (a->lo.nccl)
 		nccl_env(f, &fs);
 	findings_sort(&fs);
-	if (render(opts, a, f, &fs) || fflush(stdout) != 0)
+	if (render(opts, a, f, &fs, out.fp) || fflush(out.fp) != 0) {
+		outfile_abort(&out);
 		return a->nagios ? PROBE_NAGIOS_UNKNOWN : CD_EXIT_INTERNAL;
+	}
+	if (outfile_commit(&out, &err)) {
+		fprintf(stderr, "cuda-doctor probe: %s\n", err.msg);
+		return CD_EXIT_INTERNAL;
+	}
 	if (a->nagios)
 		return (int)probe_nagios_status(f, &fs);
 	return findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;

@@ -98,8 +98,63 @@ metrics() {
 	[ ! -e "$T/cuda_doctor.prom.tmp" ]
 }
 
-@test "prometheus: only check writes metrics" {
+@test "prometheus: only check and probe write metrics" {
 	run "$CD" jit --format prometheus
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"--format prometheus: only check writes metrics"* ]]
+	[[ "$output" == *"--format prometheus: only check and probe write metrics"* ]]
+}
+
+# probe_metrics MODE [ARGS...]: probe --format prometheus against the fakes.
+probe_metrics() {
+	local mode=$1
+	shift
+	run env CD_FAKE_MODE="$mode" "$CD" probe --format prometheus --root "$BATS_FILE_TMPDIR/empty" \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" "$@"
+	printf '%s\n' "$output" >"$T/p.prom"
+}
+
+@test "prometheus: probe's metrics pass promtool, in base units, one series per device and step" {
+	probe_metrics h200
+	[ "$status" -eq 0 ]
+	run promtool check metrics <"$T/p.prom"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	grep -q '^cuda_doctor_probe_info{driver="580.159.04",cuda_driver="13.0",mode="quick",' "$T/p.prom"
+	grep -q '^cuda_doctor_probe_devices 1$' "$T/p.prom"
+	grep -q '^cuda_doctor_probe_device_passed{device="0",uuid="GPU-[0-9a-f-]*"} 1$' "$T/p.prom"
+	grep -q '^cuda_doctor_probe_device_result{device="0",.*,name="NVIDIA H200",result="passed"} 1$' "$T/p.prom"
+	# every quick step has its time, in seconds
+	[ "$(grep -c '^cuda_doctor_probe_step_seconds{' "$T/p.prom")" -eq 10 ]
+	grep -q '^cuda_doctor_probe_step_seconds{.*step="bandwidth"} [0-9.e-]*$' "$T/p.prom"
+	grep -q '^cuda_doctor_probe_h2d_bytes_per_second{device="0",[^}]*} [1-9][0-9]*$' "$T/p.prom"
+	grep -q '^cuda_doctor_probe_findings{severity="error"} 0$' "$T/p.prom"
+	# --full's figures only when --full ran: no sample, not a zero
+	! grep -q '^cuda_doctor_probe_memtest_errors{' "$T/p.prom"
+}
+
+@test "prometheus: a GPU that hangs among four is passed 0 with result hung; the others pass" {
+	probe_metrics onebad --timeout 3
+	[ "$status" -eq 1 ]
+	run promtool check metrics <"$T/p.prom"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^cuda_doctor_probe_device_passed{.*} 1$' "$T/p.prom")" -eq 3 ]
+	[ "$(grep -c '^cuda_doctor_probe_device_passed{.*} 0$' "$T/p.prom")" -eq 1 ]
+	grep -q '^cuda_doctor_probe_device_result{.*result="hung"} 1$' "$T/p.prom"
+	grep -q '^cuda_doctor_probe_finding{id="probe-hung",severity="error"} 1$' "$T/p.prom"
+}
+
+@test "prometheus: probe -o FILE is replaced atomically; a bad -o is refused before probing" {
+	echo stale >"$T/probe.prom"
+	probe_metrics h200 -o "$T/probe.prom"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	grep -q '^cuda_doctor_probe_devices 1$' "$T/probe.prom"
+	[ ! -e "$T/probe.prom.tmp" ]
+	mkdir "$T/adir"
+	probe_metrics h200 -o "$T/adir"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cuda-doctor probe:"* ]]
+	run "$CD" probe --nagios -o "$T/x"
+	[ "$status" -eq 2 ]
 }
