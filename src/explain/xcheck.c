@@ -64,7 +64,8 @@ static size_t tk_count_on_disk(const struct cd_facts *f)
 	size_t i, n = 0;
 
 	for (i = 0; i < f->toolkit.n; i++)
-		n += tk_on_disk(&f->toolkit.items[i]);
+		if (tk_on_disk(&f->toolkit.items[i]))
+			n++;
 	return n;
 }
 

@@ -160,7 +160,8 @@ static int local_part(struct pep440_version *v, const char *p, size_t n)
 	size_t len = strlen(v->local), k, digits = 1;
 
 	for (k = 0; k < n; k++)
-		digits &= is_digit(p[k]);
+		if (!is_digit(p[k]))
+			digits = 0;
 	if (digits)
 		while (n > 1 && p[0] == '0')
 			p++, n--;

@@ -49,7 +49,8 @@ static void jax(struct libs_run *r)
 	j->installed = j->jax || j->jaxlib;
 	j->cuda_major = p ? cuda_major_in(p->version, "+cuda") : 0;
 	for (i = 0; i < st->n_packages; i++)
-		n += str_has_prefix(st->packages[i].name, "jax-cuda");
+		if (str_has_prefix(st->packages[i].name, "jax-cuda"))
+			n++;
 	if (!n)
 		return;
 	j->plugins = arena_calloc(&r->f->arena, n, sizeof(*j->plugins));
