@@ -28,6 +28,21 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_GNU_SOURCE -DCD_VERSION='"$(VERSION)"'
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fno-strict-aliasing -fstack-protector-strong -MMD -MP
+
+# Guard rails of every build (docs/contributing.md): a full RELRO, bound at
+# load time, and glibc's checked string and memory functions wherever the
+# code is optimised (_FORTIFY_SOURCE needs -O1 or more). The sanitizer and
+# fuzzer builds leave fortification out: their runtimes do not intercept the
+# __*_chk functions, so it would hide from them the bugs they are there for.
+HARDEN_LD := -Wl,-z,relro,-z,now
+LDFLAGS += $(HARDEN_LD)
+ifeq ($(SAN)$(FUZZ),)
+ifneq ($(filter -O1 -O2 -O3 -Os -Og -Ofast,$(CFLAGS)),)
+CPPFLAGS += -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+endif
+else
+CPPFLAGS += -U_FORTIFY_SOURCE
+endif
 ifeq ($(WERROR),1)
 CFLAGS += -Werror
 TOOL_WERROR := -Werror
@@ -143,8 +158,9 @@ format:
 fuzz-build:
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang FUZZ=1 $(BUILD)/fuzz/libcd.a
 	@set -e; for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-		clang $(CPPFLAGS) -I$(BUILD)/fuzz/gen -std=c11 -g -O1 $(WARN) -Wno-missing-prototypes \
-		$(TOOL_WERROR) -fsanitize=fuzzer,address,undefined \
+		clang $(filter-out -D_FORTIFY_SOURCE=2,$(CPPFLAGS)) -U_FORTIFY_SOURCE -I$(BUILD)/fuzz/gen \
+		-std=c11 -g -O1 $(WARN) -Wno-missing-prototypes $(TOOL_WERROR) \
+		-fsanitize=fuzzer,address,undefined $(HARDEN_LD) \
 		-o $(BUILD)/fuzz/$$n $$f $(BUILD)/fuzz/libcd.a $(LDLIBS); done
 
 fuzz: fuzz-build
