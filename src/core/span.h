@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 struct cd_span {
 	const uint8_t *p;
 	size_t n;
@@ -20,20 +22,20 @@ static inline int span_ok(size_t len, uint64_t off, uint64_t size)
 	return size <= len && off <= len - size;
 }
 
-int span_u8(struct cd_span s, uint64_t off, uint8_t *out);
-int span_u16(struct cd_span s, uint64_t off, int big_endian, uint16_t *out);
-int span_u32(struct cd_span s, uint64_t off, int big_endian, uint32_t *out);
-int span_u64(struct cd_span s, uint64_t off, int big_endian, uint64_t *out);
+CD_WUR int span_u8(struct cd_span s, uint64_t off, uint8_t *out);
+CD_WUR int span_u16(struct cd_span s, uint64_t off, int big_endian, uint16_t *out);
+CD_WUR int span_u32(struct cd_span s, uint64_t off, int big_endian, uint32_t *out);
+CD_WUR int span_u64(struct cd_span s, uint64_t off, int big_endian, uint64_t *out);
 
 /* A little-endian integer of size bytes (1..8) at off, or 0 when it does not
  * fit: for walkers whose every field is range-checked again by its caller. */
 uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size);
 
 /* A sub-span [off, off+size); CD_ERANGE when it does not fit. */
-int span_sub(struct cd_span s, uint64_t off, uint64_t size, struct cd_span *out);
+CD_WUR int span_sub(struct cd_span s, uint64_t off, uint64_t size, struct cd_span *out);
 
 /* A NUL-terminated string starting at off whose NUL is inside the span.
  * *out points into the span; *len (optional) gets strlen. */
-int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len);
+CD_WUR int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len);
 
 #endif

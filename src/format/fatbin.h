@@ -65,10 +65,11 @@ struct fatbin_summary {
 typedef int (*fatbin_entry_fn)(const struct fatbin_entry *ent, void *ctx);
 
 /* Walk every container in p[0..n). s (optional) is filled as entries pass. */
-int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
-		struct cd_err *err);
+CD_WUR int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		       struct fatbin_summary *s, struct cd_err *err);
 /* fatbin_walk with only the summary. */
-int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err);
+CD_WUR int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s,
+			    struct cd_err *err);
 
 /* Find containers embedded in other data (a library's .rodata or .ldata):
  * the magic at any offset, and a container counts only if its header and

@@ -163,9 +163,13 @@ enum compat_verdict compat_check(int runtime_cuda, int driver_cuda, const char *
 	memset(out, 0, sizeof(*out));
 	if (runtime_cuda <= 0 || driver_cuda <= 0)
 		return out->verdict = COMPAT_UNKNOWN;
-	compat_toolkit_min_driver(runtime_cuda, out->toolkit_min, sizeof(out->toolkit_min),
-				  &out->toolkit_source);
-	compat_minor_min_driver(rmaj, out->minor_min, sizeof(out->minor_min), &out->minor_source);
+	/* No row (or one that does not fit): "", which the verdicts read as unknown. */
+	if (compat_toolkit_min_driver(runtime_cuda, out->toolkit_min, sizeof(out->toolkit_min),
+				      &out->toolkit_source) != 0)
+		out->toolkit_min[0] = '\0';
+	if (compat_minor_min_driver(rmaj, out->minor_min, sizeof(out->minor_min),
+				    &out->minor_source) != 0)
+		out->minor_min[0] = '\0';
 	if (runtime_cuda <= driver_cuda)
 		return out->verdict = COMPAT_OK;
 	if (rmaj != dmaj || !out->minor_min[0])

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 struct kb_file {
 	const char *name;
 	const unsigned char *data;
@@ -34,7 +36,7 @@ struct kb_tsv {
 };
 
 /* 0, or CD_ENOENT when the file is not embedded. */
-int kb_tsv_open(struct kb_tsv *t, const char *name);
+CD_WUR int kb_tsv_open(struct kb_tsv *t, const char *name);
 /* Next data row; 1 when a row was read, 0 at the end. */
 int kb_tsv_next(struct kb_tsv *t);
 /* Index of a header column, or -1. */

@@ -90,9 +90,10 @@ static void deepspeed_facts(struct cd_facts *f, const struct cd_python_facts *en
 	if (s) {
 		if (jp_py_assign((const uint8_t *)s, len, "version", v, sizeof(v)) == 0)
 			py->ds_version = arena_strdup(&f->arena, v);
-		jp_py_dict((const uint8_t *)s, len, "installed_ops", ds_item, &c);
+		/* Absent or malformed: the items read before the error stand. */
+		(void)!jp_py_dict((const uint8_t *)s, len, "installed_ops", ds_item, &c);
 		c.torch_info = 1;
-		jp_py_dict((const uint8_t *)s, len, "torch_info", ds_item, &c);
+		(void)!jp_py_dict((const uint8_t *)s, len, "torch_info", ds_item, &c);
 	}
 	s = jit_slurp(f, join(f, dir, "ops/op_builder/builder.py"), SMALL_FILE, &len);
 	if (!s && (ob = python_module_dir(f, env, "op_builder", NULL)))

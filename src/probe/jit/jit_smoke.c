@@ -95,16 +95,20 @@ static void add(struct cd_facts *f, struct args *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
+/* What a command line or flag list shows when it does not fit its buffer. */
+#define SMOKE_TOO_LONG "(too long to show)"
+
 static const char *cmdline(struct cd_facts *f, const struct args *a)
 {
 	struct cd_buf b;
 	const char *s;
-	int i;
+	int i, rc = 0;
 
 	buf_init(&b, 64 << 10);
-	for (i = 0; i < a->n; i++)
-		buf_printf(&b, strpbrk(a->v[i], " \t'") ? "%s'%s'" : "%s%s", i ? " " : "", a->v[i]);
-	s = arena_strdup(&f->arena, b.p ? b.p : "");
+	for (i = 0; !rc && i < a->n; i++)
+		rc = buf_printf(&b, strpbrk(a->v[i], " \t'") ? "%s'%s'" : "%s%s", i ? " " : "",
+				a->v[i]);
+	s = rc ? SMOKE_TOO_LONG : arena_strdup(&f->arena, b.p ? b.p : "");
 	buf_free(&b);
 	return s;
 }
@@ -116,6 +120,7 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 	const struct jit_arch *ar = &jf->arch;
 	struct cd_buf b;
 	size_t i;
+	int rc = 0;
 
 	buf_init(&b, 8 << 10);
 	if (!ar->use_gpus && ar->rc == 0) {
@@ -125,13 +130,15 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 			add(f, a,
 			    arena_printf(&f->arena, "-gencode=arch=compute_%d%d%s,code=sm_%d%d%s",
 					 e->major, e->minor, sfx, e->major, e->minor, sfx));
-			buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
+			if (!rc)
+				rc = buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
 			if (e->ptx) {
 				add(f, a,
 				    arena_printf(&f->arena,
 						 "-gencode=arch=compute_%d%d%s,code=compute_%d%d%s",
 						 e->major, e->minor, sfx, e->major, e->minor, sfx));
-				buf_printf(&b, " %s", a->v[a->n - 1]);
+				if (!rc)
+					rc = buf_printf(&b, " %s", a->v[a->n - 1]);
 			}
 		}
 	} else if (ar->use_gpus && ar->n_gpus) {
@@ -150,19 +157,21 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 			add(f, a,
 			    arena_printf(&f->arena, "-gencode=arch=compute_%d,code=sm_%d", cc[j],
 					 cc[j]));
-			buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
+			if (!rc)
+				rc = buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
 		}
 		add(f, a,
 		    arena_printf(&f->arena, "-gencode=arch=compute_%d,code=compute_%d", cc[n - 1],
 				 cc[n - 1]));
-		buf_printf(&b, " %s", a->v[a->n - 1]);
+		if (!rc)
+			rc = buf_printf(&b, " %s", a->v[a->n - 1]);
 	} else {
 		s->arch_note = ar->rc ? "TORCH_CUDA_ARCH_LIST is not valid (torch would stop with "
 					"ValueError); built for nvcc's default architecture"
 				      : "no TORCH_CUDA_ARCH_LIST and no GPU: built for nvcc's "
 					"default architecture";
 	}
-	s->arch_flags = arena_strdup(&f->arena, b.p ? b.p : "");
+	s->arch_flags = rc ? SMOKE_TOO_LONG : arena_strdup(&f->arena, b.p ? b.p : "");
 	buf_free(&b);
 }
 

@@ -84,7 +84,8 @@ static void nvcc_facts(struct cd_facts *f, struct cd_jit_facts *jf)
 		tk->nvcc_version = ask_nvcc(f, tk->nvcc);
 		tk->nvcc_version_source = tk->nvcc_version ? "nvcc --version" : NULL;
 	}
-	jit_major_minor(tk->nvcc_version, &tk->nvcc_major, &tk->nvcc_minor);
+	/* Unknown or unparsable: both stay -1, which the checks read as unknown. */
+	(void)!jit_major_minor(tk->nvcc_version, &tk->nvcc_major, &tk->nvcc_minor);
 }
 
 /* ---- files ------------------------------------------------------------ */
@@ -224,8 +225,9 @@ static void candidate_roots(struct cd_facts *f, struct cd_jit_facts *jf, struct 
 	size_t i;
 	int n = 0;
 
-	if (jf->tk.cuda_home)
-		file_realpath(&f->root, jf->tk.cuda_home, home_real, sizeof(home_real));
+	if (jf->tk.cuda_home &&
+	    file_realpath(&f->root, jf->tk.cuda_home, home_real, sizeof(home_real)) != 0)
+		home_real[0] = '\0'; /* no such directory: nothing to skip */
 	for (i = 0; i < f->toolkit.n; i++)
 		add_root(f, r, f->toolkit.items[i].root, home_real);
 	add_root(f, r, "/usr/local/cuda", home_real);

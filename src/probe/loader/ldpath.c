@@ -114,14 +114,15 @@ char *ldr_expand(struct ldr_session *s, const char *in, const char *origin)
 	struct cd_buf b;
 	char *out;
 	size_t k;
+	int rc = 0;
 
 	if (!strchr(in, '$'))
 		return arena_strdup(s->a, in);
 	buf_init(&b, 1 << 16);
-	while (*in) {
+	while (*in && !rc) {
 		const char *val = NULL;
 		if (*in != '$') {
-			buf_putc(&b, *in++);
+			rc = buf_putc(&b, *in++);
 			continue;
 		}
 		if ((k = is_dst(in + 1, "ORIGIN")) != 0)
@@ -131,17 +132,18 @@ char *ldr_expand(struct ldr_session *s, const char *in, const char *origin)
 		else if ((k = is_dst(in + 1, "LIB")) != 0)
 			val = s->plat.lib;
 		if (!k) {
-			buf_putc(&b, *in++);
+			rc = buf_putc(&b, *in++);
 			continue;
 		}
 		if (!val) {
 			buf_free(&b);
 			return NULL;
 		}
-		buf_puts(&b, val);
+		rc = buf_puts(&b, val);
 		in += 1 + k;
 	}
-	out = arena_strndup(s->a, b.p ? b.p : "", b.len);
+	/* A path cut short names another file: no value, as for a token without one. */
+	out = rc ? NULL : arena_strndup(s->a, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return out;
 }

@@ -383,9 +383,10 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	}
 	list_obj(s, s->main);
 	add_rtld(s);
-	if (s->cfg.ld_library_path && *s->cfg.ld_library_path)
-		ldr_split_dirs(s, s->cfg.ld_library_path, ":;", s->objs[s->main].origin, &s->llp,
-			       &s->n_llp);
+	if (s->cfg.ld_library_path && *s->cfg.ld_library_path &&
+	    ldr_split_dirs(s, s->cfg.ld_library_path, ":;", s->objs[s->main].origin, &s->llp,
+			   &s->n_llp) != 0)
+		s->truncated = 1; /* out of memory: LD_LIBRARY_PATH is not searched */
 	load_preloads(s);
 	walk_needs(s, 0);
 	return 0;

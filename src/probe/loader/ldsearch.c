@@ -130,11 +130,16 @@ static void obj_dirs(struct ldr_session *s, int i, int runpath)
 {
 	struct ldr_obj *o = &s->objs[i];
 
+	/* Out of memory: the list is not searched, and the session says so. */
 	if (runpath && !o->runpath_done && o->runpath) {
-		ldr_split_dirs(s, o->runpath, ":", o->origin, &o->runpath_dirs, &o->n_runpath_dirs);
+		if (ldr_split_dirs(s, o->runpath, ":", o->origin, &o->runpath_dirs,
+				   &o->n_runpath_dirs) != 0)
+			s->truncated = 1;
 		o->runpath_done = 1;
 	} else if (!runpath && !o->rpath_done && o->rpath) {
-		ldr_split_dirs(s, o->rpath, ":", o->origin, &o->rpath_dirs, &o->n_rpath_dirs);
+		if (ldr_split_dirs(s, o->rpath, ":", o->origin, &o->rpath_dirs, &o->n_rpath_dirs) !=
+		    0)
+			s->truncated = 1;
 		o->rpath_done = 1;
 	}
 }

@@ -159,7 +159,9 @@ static const char *list_refs(struct cd_facts *f, const char *repo)
 	while ((e = readdir(d)) && n < 32) {
 		if (e->d_name[0] == '.')
 			continue;
-		buf_printf(&b, "%s%s", n++ ? ", " : "", e->d_name);
+		if (buf_printf(&b, "%s%s", n ? ", " : "", e->d_name) != 0)
+			break; /* the names that fit */
+		n++;
 	}
 	closedir(d);
 	s = n ? arena_strdup(&f->arena, b.p) : "none";

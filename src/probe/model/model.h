@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "facts/model.h"
 
 struct md_request {
@@ -33,8 +34,8 @@ void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *n
 enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size, const char **blob,
 			     const char **problem);
 /* Read at most max bytes from the start of a file; *size gets the file size. */
-int md_read_prefix(struct cd_facts *f, const char *path, size_t max, struct cd_buf *out,
-		   uint64_t *size, struct cd_err *err);
-const char *md_join(struct cd_facts *f, const char *dir, const char *name);
+CD_WUR int md_read_prefix(struct cd_facts *f, const char *path, size_t max, struct cd_buf *out,
+			  uint64_t *size, struct cd_err *err);
+CD_WUR const char *md_join(struct cd_facts *f, const char *dir, const char *name);
 
 #endif

@@ -218,8 +218,9 @@ static void read_records(struct libs_run *r, struct libs_cstate *cs, size_t site
 		rec = arena_printf(&r->f->arena, "%s/RECORD", p->path);
 		buf_init(&b, RECORD_BYTES);
 		c.pkg = p;
+		/* Rows that cannot be read are skipped; the ones read stand. */
 		if (rec && file_read(&r->f->root, rec, RECORD_BYTES, &b, NULL) == 0 && b.p)
-			record_each((const uint8_t *)b.p, b.len, keep_row, &c, NULL);
+			(void)!record_each((const uint8_t *)b.p, b.len, keep_row, &c, NULL);
 		buf_free(&b);
 	}
 }
@@ -271,8 +272,8 @@ static void version_of(struct libs_run *r, const char *real, const char **versio
 	int parts = base ? libs_file_version(base + 1, v, sizeof(v)) : 0;
 
 	*version = *source = *owner = NULL;
-	if (real)
-		libs_owner(r, real, owner, &wv);
+	if (real) /* no owner: both stay NULL */
+		(void)!libs_owner(r, real, owner, &wv);
 	if (parts >= 3) {
 		*version = arena_strdup(&r->f->arena, v);
 		*source = "file-name";

@@ -4,6 +4,7 @@
 #ifndef CD_LIBS_INT_H
 #define CD_LIBS_INT_H
 
+#include "core/err.h"
 #include "probe/loader/ldresolve.h"
 #include "probe/stack/libs.h"
 
@@ -39,7 +40,7 @@ struct libs_run {
 
 /* The names starting with "lib" in dir, sorted; each directory is read once
  * per run. NULL when it cannot be read. */
-const char **libs_list(struct libs_run *r, const char *dir, size_t *n);
+CD_WUR const char **libs_list(struct libs_run *r, const char *dir, size_t *n);
 
 /* libs_load.c: replay the import; fills L->items / L->missing. */
 void libs_load(struct libs_run *r);
@@ -49,9 +50,10 @@ void libs_copies(struct libs_run *r);
 int libs_site_of(const struct cd_stack_facts *st, const char *path, size_t *rel);
 /* The distribution owning path (in a site directory): "name version" and its
  * version, from torch's layout or the RECORD of the wheels in that site. */
-int libs_owner(struct libs_run *r, const char *path, const char **owner, const char **version);
+CD_WUR int libs_owner(struct libs_run *r, const char *path, const char **owner,
+		      const char **version);
 /* MAJOR.MINOR of the libnvrtc loaded (else torch.version.cuda's). */
-int libs_nvrtc_mm(struct libs_run *r, char *out, size_t cap);
+CD_WUR int libs_nvrtc_mm(struct libs_run *r, char *out, size_t cap);
 /* libs_arch.c: the device code of one file; deep reads every container,
  * otherwise at most LIBS_ARCH_SAMPLE spread over the section. */
 #define LIBS_ARCH_SAMPLE 64

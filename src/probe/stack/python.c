@@ -66,7 +66,8 @@ static const char *cfg_value(struct ctx *c, const char *cfg, size_t n, const cha
 {
 	const char *v = NULL;
 
-	distinfo_cfg_get((const uint8_t *)cfg, n, key, c->a, &v);
+	if (distinfo_cfg_get((const uint8_t *)cfg, n, key, c->a, &v) != 0)
+		return NULL;
 	return v && *v ? v : NULL;
 }
 
