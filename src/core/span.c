@@ -73,9 +73,9 @@ int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len)
 	return 0;
 }
 
-uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size)
+uint64_t span_uint(struct cd_span s, uint64_t off, unsigned size, int big_endian)
 {
-	if (size > 8 || !span_ok(n, off, size))
+	if (size < 1 || size > 8 || !span_ok(s.n, off, size))
 		return 0;
-	return load(p + off, size, 0);
+	return load(s.p + off, size, big_endian);
 }

@@ -27,9 +27,18 @@ CD_WUR int span_u16(struct cd_span s, uint64_t off, int big_endian, uint16_t *ou
 CD_WUR int span_u32(struct cd_span s, uint64_t off, int big_endian, uint32_t *out);
 CD_WUR int span_u64(struct cd_span s, uint64_t off, int big_endian, uint64_t *out);
 
-/* A little-endian integer of size bytes (1..8) at off, or 0 when it does not
- * fit: for walkers whose every field is range-checked again by its caller. */
-uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size);
+/* The one integer reader: an unsigned integer of size bytes (1..8) at off, in
+ * the given byte order, or 0 when it does not fit (or size is not 1..8): for
+ * walkers whose every field is range-checked again by their caller. The
+ * checked readers above and span_le0 are this one with a check or an order. */
+uint64_t span_uint(struct cd_span s, uint64_t off, unsigned size, int big_endian);
+/* span_uint, little-endian, over p[0, n). */
+static inline uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size)
+{
+	struct cd_span s = {p, n};
+
+	return span_uint(s, off, size, 0);
+}
 
 /* A sub-span [off, off+size); CD_ERANGE when it does not fit. */
 CD_WUR int span_sub(struct cd_span s, uint64_t off, uint64_t size, struct cd_span *out);

@@ -20,14 +20,7 @@
 
 uint64_t elf_field(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
 {
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(r.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | r.p[off + (e->be ? i : size - 1 - i)];
-	return v;
+	return span_uint(r, off, size, e->be);
 }
 
 /* A field whose width is 4 in ELF32 and 8 in ELF64 ("word or xword"). */

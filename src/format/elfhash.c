@@ -15,16 +15,10 @@
 
 #include <string.h>
 
+/* A field in the object's byte order (core/span.h's reader). */
 static uint64_t rd(const struct elfhash *h, struct cd_span s, uint64_t off, unsigned size)
 {
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(s.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | s.p[off + (h->be ? i : size - 1 - i)];
-	return v;
+	return span_uint(s, off, size, h->be);
 }
 
 uint32_t elfhash_gnu(const char *name)

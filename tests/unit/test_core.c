@@ -46,6 +46,27 @@ static void span_bounds(void **state)
 	assert_int_equal(span_cstr(s, 8, &str, &len), CD_ERANGE);
 }
 
+/* The one integer reader: both byte orders, every width, 0 outside. */
+static void span_reader(void **state)
+{
+	const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09};
+	struct cd_span s = {b, sizeof(b)};
+
+	(void)state;
+	assert_int_equal(span_uint(s, 0, 1, 0), 0x01);
+	assert_int_equal(span_uint(s, 1, 2, 0), 0x0302);
+	assert_int_equal(span_uint(s, 1, 2, 1), 0x0203);
+	assert_int_equal(span_uint(s, 0, 3, 0), 0x030201);
+	assert_int_equal(span_uint(s, 1, 8, 0), 0x0908070605040302ULL);
+	assert_int_equal(span_uint(s, 1, 8, 1), 0x0203040506070809ULL);
+	assert_int_equal(span_uint(s, 2, 8, 0), 0);	     /* one byte past the end */
+	assert_int_equal(span_uint(s, UINT64_MAX, 1, 0), 0); /* no wrap-around */
+	assert_int_equal(span_uint(s, 0, 9, 0), 0);	     /* wider than 64 bits */
+	assert_int_equal(span_uint(s, 0, 0, 0), 0);
+	assert_int_equal(span_le0(b, sizeof(b), 5, 4), 0x09080706);
+	assert_int_equal(span_le0(b, 4, 1, 4), 0);
+}
+
 static void buf_cap(void **state)
 {
 	struct cd_buf b;
@@ -181,9 +202,10 @@ static void bytes_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(span_bounds),	 cmocka_unit_test(buf_cap),
-		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
-		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
+		cmocka_unit_test(span_bounds),	cmocka_unit_test(span_reader),
+		cmocka_unit_test(buf_cap),	cmocka_unit_test(arena_basic),
+		cmocka_unit_test(versions),	cmocka_unit_test(root_symlinks),
+		cmocka_unit_test(bytes_format),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
