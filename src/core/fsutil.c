@@ -12,6 +12,7 @@
 
 #include "core/err.h"
 #include "core/str.h"
+#include "core/vec.h"
 
 int fsu_open(const struct cd_root *r, const char *path)
 {
@@ -83,19 +84,14 @@ const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *d
 		      const char *prefix, const char *suffix, size_t max, size_t *n, int *truncated)
 {
 	DIR *d = file_opendir(r, dir);
-	const char **v;
+	const char **v = NULL, **g;
 	struct dirent *e;
-	size_t scanned = 0;
+	size_t scanned = 0, cap = 0;
 
 	*n = 0;
 	*truncated = 0;
 	if (!d)
 		return NULL;
-	v = arena_calloc(a, max ? max : 1, sizeof(*v));
-	if (!v) {
-		closedir(d);
-		return NULL;
-	}
 	while ((e = readdir(d)) != NULL) {
 		if (++scanned > FSU_SCAN_MAX) {
 			*truncated = 1;
@@ -110,11 +106,18 @@ const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *d
 			*truncated = 1;
 			continue;
 		}
+		/* The array grows with the directory: most hold a handful of names. */
+		g = vec_grow(a, v, &cap, *n, sizeof(*v), max);
+		if (!g)
+			break;
+		v = g;
 		v[*n] = arena_strdup(a, e->d_name);
 		if (v[*n])
 			(*n)++;
 	}
 	closedir(d);
+	if (!v) /* readable and empty: an empty list, not an unknown one */
+		return arena_calloc(a, 1, sizeof(*v));
 	qsort(v, *n, sizeof(*v), cmp_str);
 	return v;
 }

@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/str.h"
+#include "core/vec.h"
 
 /* The contract categories (DESIGN.md, `diagnoses[].category`). */
 const char *const sig_categories[] = {
@@ -81,21 +82,11 @@ static int perr(struct parser *ps, const char *msg, const char *arg)
 static struct sig *new_sig(struct parser *ps)
 {
 	struct sigdb *db = ps->db;
-	struct sig *s;
+	struct sig *s = vec_grow(NULL, db->sigs, &db->cap, db->n, sizeof(*s), SIGDB_MAX);
 
-	if (db->n == db->cap) {
-		size_t cap = db->cap ? db->cap * 2 : 64;
-		struct sig *ns;
-		if (cap > SIGDB_MAX)
-			cap = SIGDB_MAX;
-		if (db->n == cap)
-			return NULL;
-		ns = realloc(db->sigs, cap * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		db->sigs = ns;
-		db->cap = cap;
-	}
+	if (!s)
+		return NULL;
+	db->sigs = s;
 	s = &db->sigs[db->n++];
 	memset(s, 0, sizeof(*s));
 	s->severity = CD_SEV_ERROR;

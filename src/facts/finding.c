@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
+
 const char *severity_name(enum cd_severity s)
 {
 	switch (s) {
@@ -24,19 +26,14 @@ void findings_init(struct cd_findings *fs, struct cd_arena *arena)
 struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_severity sev,
 				const char *section, const char *title_fmt, ...)
 {
+	struct cd_finding **items =
+		vec_grow(fs->arena, fs->items, &fs->cap, fs->n, sizeof(*items), 0);
 	struct cd_finding *f;
 	va_list ap;
 
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? fs->cap * 2 : 16;
-		struct cd_finding **items = arena_calloc(fs->arena, cap, sizeof(*items));
-		if (!items)
-			return NULL;
-		if (fs->n)
-			memcpy(items, fs->items, fs->n * sizeof(*items));
-		fs->items = items;
-		fs->cap = cap;
-	}
+	if (!items)
+		return NULL;
+	fs->items = items;
 	f = arena_alloc(fs->arena, sizeof(*f));
 	if (!f)
 		return NULL;

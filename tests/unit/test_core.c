@@ -17,6 +17,7 @@
 #include "core/file.h"
 #include "core/span.h"
 #include "core/str.h"
+#include "core/vec.h"
 
 static void span_bounds(void **state)
 {
@@ -65,6 +66,51 @@ static void span_reader(void **state)
 	assert_int_equal(span_uint(s, 0, 0, 0), 0);
 	assert_int_equal(span_le0(b, sizeof(b), 5, 4), 0x09080706);
 	assert_int_equal(span_le0(b, 4, 1, 4), 0);
+}
+
+/* The one growable array: doubling from VEC_FIRST, the cap, overflow, both
+ * storages; a failed growth leaves the array as it was. */
+static void vec_growth(void **state)
+{
+	struct cd_arena a;
+	struct cd_vec v;
+	uint32_t *x, *p = NULL, *g;
+	size_t cap = 0, i;
+
+	(void)state;
+	vec_init(&v, sizeof(uint32_t), 40, NULL);
+	for (i = 0; i < 40; i++) {
+		x = vec_push(&v);
+		assert_non_null(x);
+		assert_int_equal(*x, 0);
+		*x = (uint32_t)i;
+	}
+	assert_int_equal(v.n, 40);
+	assert_int_equal(v.cap, 40); /* 16, 32, then the cap */
+	assert_null(vec_push(&v));
+	assert_int_equal(v.n, 40);
+	assert_int_equal(((uint32_t *)v.p)[39], 39);
+	vec_free(&v);
+	assert_null(v.p);
+
+	arena_init(&a);
+	for (i = 0; i < 100; i++) {
+		g = vec_grow(&a, p, &cap, i, sizeof(*p), 0);
+		assert_non_null(g);
+		p = g;
+		p[i] = (uint32_t)i * 3;
+	}
+	assert_int_equal(cap, 128);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(p[i], i * 3);
+	/* n * size would not fit in size_t: refused, nothing changed. */
+	cap = 4;
+	assert_null(vec_grow(&a, p, &cap, SIZE_MAX / 8, 8, 0));
+	assert_null(vec_grow(&a, p, &cap, 4, SIZE_MAX / 2, 0));
+	assert_int_equal(cap, 4);
+	assert_null(vec_grow(&a, p, &cap, 4, 0, 0));
+	assert_ptr_equal(vec_grow(&a, p, &cap, 3, sizeof(*p), 0), p); /* room already */
+	arena_free(&a);
 }
 
 static void buf_cap(void **state)
@@ -202,10 +248,10 @@ static void bytes_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(span_bounds),	cmocka_unit_test(span_reader),
-		cmocka_unit_test(buf_cap),	cmocka_unit_test(arena_basic),
-		cmocka_unit_test(versions),	cmocka_unit_test(root_symlinks),
-		cmocka_unit_test(bytes_format),
+		cmocka_unit_test(span_bounds),	 cmocka_unit_test(span_reader),
+		cmocka_unit_test(vec_growth),	 cmocka_unit_test(buf_cap),
+		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
+		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include "core/file.h"
 #include "core/str.h"
 #include "format/gguf.h"
+#include "core/vec.h"
 #include "format/safetensors.h"
 #include "probe/model/model.h"
 
@@ -22,22 +23,12 @@
 #define DTYPES_MAX	48
 #define GGUF_PREFIX_MAX ((size_t)256 << 20)
 
-struct acc {
-	struct md_tensor *v;
-	size_t n, cap;
-};
-
-static struct md_tensor *acc_push(struct acc *a)
+/* The tensors of every file, gathered in a heap vector (struct md_tensor
+ * each; every file's own count is capped by its parser) and copied into the
+ * arena by finish(). */
+static void acc_init(struct cd_vec *acc)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 1024;
-		struct md_tensor *nv = realloc(a->v, cap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		a->v = nv;
-		a->cap = cap;
-	}
-	return &a->v[a->n++];
+	vec_init(acc, sizeof(struct md_tensor), 0, NULL);
 }
 
 static void dtype_add(struct cd_facts *f, struct md_weights *w, const char *dtype, uint64_t params,
@@ -128,13 +119,13 @@ static void index_check(struct cd_facts *f, struct md_weights *w, const struct s
 }
 
 static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
-			 struct acc *acc)
+			 struct cd_vec *acc)
 {
 	size_t i;
 
 	for (i = 0; i < st->n_tensors; i++) {
 		const struct st_tensor *t = &st->tensors[i];
-		struct md_tensor *x = acc_push(acc);
+		struct md_tensor *x = vec_push(acc);
 		if (!x)
 			return;
 		x->name = t->name;
@@ -150,7 +141,7 @@ static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct 
 }
 
 static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struct md_file *mf,
-			     struct acc *acc, json_t *map, size_t expected)
+			     struct cd_vec *acc, json_t *map, size_t expected)
 {
 	struct cd_buf b;
 	struct cd_err err = {0};
@@ -243,7 +234,7 @@ static json_t *read_index(struct cd_facts *f, struct cd_model_facts *m, const ch
 }
 
 static void sharded(struct cd_facts *f, struct cd_model_facts *m, const char *index, int st,
-		    struct acc *acc)
+		    struct cd_vec *acc)
 {
 	json_t *map = NULL, *counts = NULL, *doc = read_index(f, m, index, &map, &counts), *v;
 	const char **names, *k;
@@ -322,16 +313,16 @@ static int present(struct cd_facts *f, struct cd_model_facts *m, const char *nam
 	return md_check_file(f, md_join(f, m->dir, name), &size, NULL, &problem) != MD_F_MISSING;
 }
 
-static void finish(struct cd_facts *f, struct md_weights *w, struct acc *acc)
+static void finish(struct cd_facts *f, struct md_weights *w, struct cd_vec *acc)
 {
 	if (acc->n) {
 		w->tensors = arena_calloc(&f->arena, acc->n, sizeof(*w->tensors));
 		if (w->tensors) {
-			memcpy(w->tensors, acc->v, acc->n * sizeof(*acc->v));
+			memcpy(w->tensors, acc->p, acc->n * sizeof(*w->tensors));
 			w->n_tensors = acc->n;
 		}
 	}
-	free(acc->v);
+	vec_free(acc);
 	w->params_exact = w->n_tensors > 0;
 	for (size_t i = 0; i < w->n_files; i++)
 		if (w->files[i].state != MD_F_OK && !str_has_suffix(w->files[i].name, ".json"))
@@ -340,11 +331,12 @@ static void finish(struct cd_facts *f, struct md_weights *w, struct acc *acc)
 
 void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 {
-	struct acc acc = {NULL, 0, 0};
+	struct cd_vec acc;
 	const char *g;
 
 	if (m->source == MD_SRC_FILE) {
 		if (str_has_suffix(m->file, ".gguf")) {
+	acc_init(&acc);
 			gguf_probe_file(f, m, m->file);
 			return;
 		}
@@ -379,7 +371,7 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 	struct md_gguf *x = &m->w.gguf;
 	const struct gguf_kv *kv = gguf_get(g, "general.architecture");
 	uint64_t i, v;
-	struct acc acc = {NULL, 0, 0};
+	struct cd_vec acc;
 	static const struct {
 		const char *suffix;
 		size_t off;
@@ -394,6 +386,7 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 
 	x->version = g->version;
 	x->architecture = kv && kv->str ? kv->str : NULL;
+	acc_init(&acc);
 	kv = gguf_get(g, "general.name");
 	x->name = kv && kv->str ? kv->str : NULL;
 	if (!gguf_get_u64(g, "general.file_type", &v))
@@ -407,7 +400,7 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 	x->n_unknown_types = g->n_unknown_types;
 	for (i = 0; i < g->n_tensors; i++) {
 		const struct gguf_tensor *t = &g->tensors[i];
-		struct md_tensor *mt = acc_push(&acc);
+		struct md_tensor *mt = vec_push(&acc);
 		if (!mt)
 			break;
 		mt->name = t->name;

@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/str.h"
+#include "core/vec.h"
 #include "format/record.h"
 #include "core/fsutil.h"
 #include "probe/stack/libs_int.h"
@@ -182,16 +183,11 @@ static int keep_row(const char *path, size_t len, void *vctx)
 
 	if (!strstr(path, ".so") || cs->n_recs >= REC_MAX)
 		return cs->n_recs >= REC_MAX;
-	if (cs->n_recs == cs->cap_recs) {
-		size_t cap = cs->cap_recs ? cs->cap_recs * 2 : 64;
-		grown = arena_calloc(&c->r->f->arena, cap, sizeof(*grown));
-		if (!grown)
-			return 1;
-		if (cs->n_recs)
-			memcpy(grown, cs->recs, cs->n_recs * sizeof(*grown));
-		cs->recs = grown;
-		cs->cap_recs = cap;
-	}
+	grown = vec_grow(&c->r->f->arena, cs->recs, &cs->cap_recs, cs->n_recs, sizeof(*grown),
+			 REC_MAX);
+	if (!grown)
+		return 1;
+	cs->recs = grown;
 	cs->recs[cs->n_recs].rel = arena_strndup(&c->r->f->arena, path, len);
 	cs->recs[cs->n_recs].site = c->site;
 	cs->recs[cs->n_recs].pkg = c->pkg;

@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
+#include "core/vec.h"
 #include "format/distinfo.h"
 #include "format/pep508.h"
 
@@ -48,18 +50,11 @@ static void problem(struct pctx *c, const char *msg)
 
 static struct cd_package *new_pkg(struct pctx *c)
 {
-	struct cd_package *p;
+	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), PACKAGES_MAX);
 
-	if (c->n == PACKAGES_MAX)
+	if (!p)
 		return NULL;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		p = realloc(c->pk, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		c->pk = p;
-		c->cap = cap;
-	}
+	c->pk = p;
 	p = &c->pk[c->n++];
 	memset(p, 0, sizeof(*p));
 	p->site = SIZE_MAX;
