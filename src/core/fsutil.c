@@ -64,15 +64,35 @@ int fsu_is_exec(const struct cd_root *r, const char *path)
 	return file_stat(r, path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
-int fsu_join(char *out, size_t cap, const char *dir, const char *name)
+/* The rules of the join: how much of dir to keep, and the separator. */
+static size_t join_dir(const char *dir, const char **sep)
 {
 	size_t n = strlen(dir);
-	int k;
 
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	k = snprintf(out, cap, "%.*s%s%s", (int)n, dir, (n == 1 && dir[0] == '/') ? "" : "/", name);
+	*sep = n == 0 || (n == 1 && dir[0] == '/') ? "" : "/";
+	return n;
+}
+
+int fsu_join(char *out, size_t cap, const char *dir, const char *name)
+{
+	const char *sep;
+	size_t n = join_dir(dir, &sep);
+	int k = snprintf(out, cap, "%.*s%s%s", (int)n, dir, sep, name);
+
 	return k < 0 || (size_t)k >= cap ? CD_ERANGE : 0;
+}
+
+const char *fsu_path(struct cd_arena *a, const char *dir, const char *name)
+{
+	const char *sep;
+	size_t n;
+
+	if (!dir || !name)
+		return NULL;
+	n = join_dir(dir, &sep);
+	return arena_printf(a, "%.*s%s%s", (int)n, dir, sep, name);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -31,7 +31,12 @@ int fsu_is_exec(const struct cd_root *r, const char *path);
 CD_WUR const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *dir,
 			     const char *prefix, const char *suffix, size_t max, size_t *n,
 			     int *truncated);
-/* dir + "/" + name into out; 0, or CD_ERANGE when it does not fit. */
+/* The one path join, dir + "/" + name: trailing slashes of dir are dropped
+ * (a dir of slashes alone is the root: "/name"), and an empty dir is the
+ * current directory: name alone. fsu_join writes into out (0, or CD_ERANGE
+ * when it does not fit); fsu_path allocates from a (NULL when dir or name is
+ * NULL or memory runs out). */
 CD_WUR int fsu_join(char *out, size_t cap, const char *dir, const char *name);
+CD_WUR const char *fsu_path(struct cd_arena *a, const char *dir, const char *name);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 
 #define DIRS_MAX     32
@@ -255,7 +256,7 @@ static void check_soname(struct xc *x, const char *so)
 	str_ncopy(stem, sizeof(stem), so, (size_t)(dot - so) + 3);
 	lib_dirs(x, &ds);
 	for (i = 0; i < ds.n; i++) {
-		const char *p = arena_printf(&x->r->arena, "%s/%s", ds.path[i], so);
+		const char *p = fsu_path(&x->r->arena, ds.path[i], so);
 		if (p && file_exists(&x->f->root, p)) {
 			say(x, "%s is present in %s%s", so, ds.path[i],
 			    ds.on_llp[i] ? " (on LD_LIBRARY_PATH)" : "");

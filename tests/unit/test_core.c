@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/span.h"
 #include "core/str.h"
 #include "core/vec.h"
@@ -110,6 +111,38 @@ static void vec_growth(void **state)
 	assert_int_equal(cap, 4);
 	assert_null(vec_grow(&a, p, &cap, 4, 0, 0));
 	assert_ptr_equal(vec_grow(&a, p, &cap, 3, sizeof(*p), 0), p); /* room already */
+	arena_free(&a);
+}
+
+/* The one path join: the root, trailing slashes, the current directory, and
+ * the buffer and arena forms agree. */
+static void path_join(void **state)
+{
+	static const struct {
+		const char *dir, *name, *want;
+	} v[] = {
+		{"/usr/lib", "libc.so.6", "/usr/lib/libc.so.6"},
+		{"/usr/lib/", "libc.so.6", "/usr/lib/libc.so.6"},
+		{"/usr/lib//", "x", "/usr/lib/x"},
+		{"/", "etc", "/etc"},
+		{"///", "etc", "/etc"},
+		{"", "libfoo.so", "libfoo.so"}, /* an empty RUNPATH entry: the current directory */
+		{"lib", "x/y", "lib/x/y"},
+	};
+	struct cd_arena a;
+	char out[64], small[8];
+	size_t i;
+
+	(void)state;
+	arena_init(&a);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(fsu_join(out, sizeof(out), v[i].dir, v[i].name), 0);
+		assert_string_equal(out, v[i].want);
+		assert_string_equal(fsu_path(&a, v[i].dir, v[i].name), v[i].want);
+	}
+	assert_int_equal(fsu_join(small, sizeof(small), "/usr/lib", "libc.so.6"), CD_ERANGE);
+	assert_null(fsu_path(&a, NULL, "x"));
+	assert_null(fsu_path(&a, "/", NULL));
 	arena_free(&a);
 }
 
@@ -248,10 +281,11 @@ static void bytes_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(span_bounds),	 cmocka_unit_test(span_reader),
-		cmocka_unit_test(vec_growth),	 cmocka_unit_test(buf_cap),
-		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
-		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
+		cmocka_unit_test(span_bounds),	cmocka_unit_test(span_reader),
+		cmocka_unit_test(vec_growth),	cmocka_unit_test(path_join),
+		cmocka_unit_test(buf_cap),	cmocka_unit_test(arena_basic),
+		cmocka_unit_test(versions),	cmocka_unit_test(root_symlinks),
+		cmocka_unit_test(bytes_format),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

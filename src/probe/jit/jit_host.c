@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/isolate.h"
 #include "probe/jit/jit.h"
@@ -182,8 +183,7 @@ static void alternatives(struct cd_facts *f, struct cd_jit_facts *jf)
 			m = strtol(v, &end, 10);
 			if (*end || m <= 0 || m > 100)
 				continue;
-			jf->alt[jf->n_alt].path =
-				arena_printf(&f->arena, "%s/%s", dirs[i], e->d_name);
+			jf->alt[jf->n_alt].path = fsu_path(&f->arena, dirs[i], e->d_name);
 			jf->alt[jf->n_alt].family = fam;
 			jf->alt[jf->n_alt].major = (int)m;
 			jf->n_alt++;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "format/elf.h"
 #include "probe/loader/ldresolve_int.h"
@@ -184,16 +185,6 @@ int ldr_split_dirs(struct ldr_session *s, const char *list, const char *seps, co
 	return 0;
 }
 
-/* "dir/name" the way open_path builds it: "" means the current directory. */
-const char *ldr_join(struct ldr_session *s, const char *dir, const char *name)
-{
-	if (!*dir)
-		return arena_strdup(s->a, name);
-	if (!strcmp(dir, "/"))
-		return arena_printf(s->a, "/%s", name);
-	return arena_printf(s->a, "%s/%s", dir, name);
-}
-
 /* The in-root path to open for a loader path (relative: from cfg.cwd). */
 const char *ldr_fs_path(struct ldr_session *s, const char *path)
 {
@@ -201,7 +192,7 @@ const char *ldr_fs_path(struct ldr_session *s, const char *path)
 
 	if (path[0] == '/')
 		return path;
-	return ldr_join(s, cwd, path);
+	return fsu_path(s->a, cwd, path);
 }
 
 /* dirname as _dl_new_object computes l_origin: no canonicalisation. */

@@ -12,7 +12,6 @@ void ldr_platform_init(struct ldr_session *s, uint16_t machine, int is64, int be
 		       const char *interp);
 CD_WUR int ldr_split_dirs(struct ldr_session *s, const char *list, const char *seps,
 			  const char *origin, const char ***out, size_t *n);
-CD_WUR const char *ldr_join(struct ldr_session *s, const char *dir, const char *name);
 CD_WUR const char *ldr_fs_path(struct ldr_session *s, const char *path);
 CD_WUR const char *ldr_origin(struct ldr_session *s, const char *path);
 

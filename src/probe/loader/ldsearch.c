@@ -5,6 +5,7 @@
  * ELF object stops the search with the loader's error text. */
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "format/elf.h"
 #include "probe/loader/ldresolve_int.h"
 
@@ -116,7 +117,8 @@ static int try_dirs(struct ldr_session *s, const char *const *dirs, size_t n, co
 	int obj;
 
 	for (i = 0; i < n; i++) {
-		switch (ldr_try_file(s, ldr_join(s, dirs[i], name), name, st->owner, &obj, &why)) {
+		switch (ldr_try_file(s, fsu_path(s->a, dirs[i], name), name, st->owner, &obj,
+				     &why)) {
 		case LDR_TRY_OK: st->obj = obj; return 1;
 		case LDR_TRY_SKIP_CLASS: st->other_class = 1; break;
 		case LDR_TRY_FATAL: st->fatal = why; return -1;

@@ -36,6 +36,5 @@ enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size
 /* Read at most max bytes from the start of a file; *size gets the file size. */
 CD_WUR int md_read_prefix(struct cd_facts *f, const char *path, size_t max, struct cd_buf *out,
 			  uint64_t *size, struct cd_err *err);
-CD_WUR const char *md_join(struct cd_facts *f, const char *dir, const char *name);
 
 #endif

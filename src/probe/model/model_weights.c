@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
-#include "format/gguf.h"
 #include "core/vec.h"
+#include "format/gguf.h"
 #include "format/safetensors.h"
 #include "probe/model/model.h"
 
@@ -68,7 +69,7 @@ static struct md_file *file_get(struct cd_facts *f, struct cd_model_facts *m, co
 		return NULL;
 	mf = &w->files[w->n_files++];
 	mf->name = arena_strdup(&f->arena, name);
-	mf->path = md_join(f, m->dir, name);
+	mf->path = fsu_path(&f->arena, m->dir, name);
 	mf->state = md_check_file(f, mf->path, &mf->size, &mf->blob, &mf->problem);
 	if (mf->size != CD_UNK)
 		w->disk_bytes += (uint64_t)mf->size;
@@ -279,7 +280,7 @@ static void scan_broken(struct cd_facts *f, struct cd_model_facts *m)
 		enum md_fstate s;
 		if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
 			continue;
-		s = md_check_file(f, md_join(f, m->dir, e->d_name), &size, NULL, &problem);
+		s = md_check_file(f, fsu_path(&f->arena, m->dir, e->d_name), &size, NULL, &problem);
 		if (s == MD_F_DANGLING || s == MD_F_LOOP)
 			file_get(f, m, e->d_name);
 	}
@@ -310,7 +311,8 @@ static int present(struct cd_facts *f, struct cd_model_facts *m, const char *nam
 	int64_t size;
 	const char *problem;
 
-	return md_check_file(f, md_join(f, m->dir, name), &size, NULL, &problem) != MD_F_MISSING;
+	return md_check_file(f, fsu_path(&f->arena, m->dir, name), &size, NULL, &problem) !=
+	       MD_F_MISSING;
 }
 
 static void finish(struct cd_facts *f, struct md_weights *w, struct cd_vec *acc)
@@ -334,9 +336,9 @@ void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 	struct cd_vec acc;
 	const char *g;
 
+	acc_init(&acc);
 	if (m->source == MD_SRC_FILE) {
 		if (str_has_suffix(m->file, ".gguf")) {
-	acc_init(&acc);
 			gguf_probe_file(f, m, m->file);
 			return;
 		}
@@ -384,9 +386,9 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 		{"attention.key_length", offsetof(struct md_gguf, key_length)},
 	};
 
+	acc_init(&acc);
 	x->version = g->version;
 	x->architecture = kv && kv->str ? kv->str : NULL;
-	acc_init(&acc);
 	kv = gguf_get(g, "general.name");
 	x->name = kv && kv->str ? kv->str : NULL;
 	if (!gguf_get_u64(g, "general.file_type", &v))

@@ -96,7 +96,7 @@ static const char *canon_at(struct libs_run *r, struct libs_cstate *cs, const ch
 		const char *up = strrchr(pc, '/');
 		out = up && up != pc ? arena_strndup(&r->f->arena, pc, (size_t)(up - pc)) : "/";
 	} else {
-		cand = arena_printf(&r->f->arena, "%s/%s", strcmp(pc, "/") ? pc : "", name);
+		cand = fsu_path(&r->f->arena, pc, name);
 		if (!cand || file_lstat(&r->f->root, cand, &st))
 			return NULL;
 		out = cand;
@@ -104,10 +104,8 @@ static const char *canon_at(struct libs_run *r, struct libs_cstate *cs, const ch
 			if (file_readlink(&r->f->root, cand, target, sizeof(target)) || !target[0])
 				return NULL;
 			out = canon_at(r, cs,
-				       target[0] == '/'
-					       ? target
-					       : arena_printf(&r->f->arena, "%s/%s",
-							      strcmp(pc, "/") ? pc : "", target),
+				       target[0] == '/' ? target
+							: fsu_path(&r->f->arena, pc, target),
 				       hops + 1);
 		}
 	}
@@ -437,7 +435,7 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 			int dup = 0;
 			if (!libs_copy_matches(soname, c->names[i]))
 				continue;
-			real = canon(r, arena_printf(&r->f->arena, "%s/%s", c->path, c->names[i]));
+			real = canon(r, fsu_path(&r->f->arena, c->path, c->names[i]));
 			if (!real || (skip && !strcmp(real, skip)))
 				continue;
 			for (k = 0; k < n; k++)
@@ -469,7 +467,7 @@ static const char *first_in(struct libs_run *r, const char *list, const char *or
 			memcpy(el, p, n);
 			el[n] = '\0';
 			x = ldr_expand(&r->s, el, origin);
-			cand = x ? arena_printf(&r->f->arena, "%s/%s", x, name) : NULL;
+			cand = x ? fsu_path(&r->f->arena, x, name) : NULL;
 			if (cand && file_is_reg(&r->f->root, cand))
 				return cand;
 		}
@@ -588,7 +586,7 @@ static void mixed_check(struct libs_run *r, const struct libs_note *nt)
 		return;
 	it->mixed = 1;
 	it->caller_version = caller->mixed ? caller->caller_version : caller->version;
-	it->intended = arena_printf(&r->f->arena, "%s/%s", cdir, n->name);
+	it->intended = fsu_path(&r->f->arena, cdir, n->name);
 	it->intended_by = arena_printf(&r->f->arena, "the directory of %s",
 				       caller->mixed ? caller->intended : caller->path);
 	if (!file_is_reg(&r->f->root, it->intended))

@@ -179,7 +179,7 @@ static const char *find_c(struct libs_run *r)
 	for (i = 0; names && i < n; i++)
 		if (!pick || (tag[0] && strstr(names[i], tag)))
 			pick = names[i];
-	return pick ? arena_printf(&r->f->arena, "%s/%s", dir, pick) : NULL;
+	return pick ? fsu_path(&r->f->arena, dir, pick) : NULL;
 }
 
 static int libcudart_loaded(const struct ldr_session *s, const char *path_part)
@@ -205,15 +205,14 @@ static const char *preload_file(struct libs_run *r, const struct row *w)
 	snprintf(dirs[2], sizeof(dirs[2]), "%s/lib", w->folder);
 	for (i = 0; i < py->n_site; i++)
 		for (k = 0; k < 3; k++) {
-			const char *d =
-				arena_printf(&r->f->arena, "%s/%s", py->site[i].path, dirs[k]);
+			const char *d = fsu_path(&r->f->arena, py->site[i].path, dirs[k]);
 			const char **names;
 			if (k == 1 && r->cuda_major <= 0)
 				continue;
 			names = libs_list(r, d, &n);
 			for (j = 0; names && j < n; j++)
 				if (libs_glob(w->opened, names[j]))
-					return arena_printf(&r->f->arena, "%s/%s", d, names[j]);
+					return fsu_path(&r->f->arena, d, names[j]);
 		}
 	return NULL;
 }

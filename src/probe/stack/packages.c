@@ -134,8 +134,7 @@ static const char *small_file(struct pctx *c, const char *path, size_t max)
 static void read_metadata(struct pctx *c, struct cd_package *p, int egg, int egg_file)
 {
 	const char *file =
-		egg_file ? p->path
-			 : arena_printf(c->a, "%s/%s", p->path, egg ? "PKG-INFO" : "METADATA");
+		egg_file ? p->path : fsu_path(c->a, p->path, egg ? "PKG-INFO" : "METADATA");
 	const char *base = egg_file ? "PKG-INFO" : (egg ? "PKG-INFO" : "METADATA");
 	struct distinfo_meta m;
 	struct cd_buf b;
@@ -225,7 +224,7 @@ static void scan_site(struct pctx *c, size_t idx)
 		kind = distinfo_dirname(e->d_name, c->a, &name, &version);
 		if (kind == DISTINFO_NONE || !(p = new_pkg(c)))
 			continue;
-		path = arena_printf(c->a, "%s/%s", sd->path, e->d_name);
+		path = fsu_path(c->a, sd->path, e->d_name);
 		p->path = path;
 		p->site = idx;
 		p->display = name;
@@ -293,7 +292,7 @@ static int conda_interesting(const char *name, const struct cd_package *dist)
 
 static void conda_json(struct pctx *c, const char *meta, const char *file, struct cd_package *p)
 {
-	const char *path = arena_printf(c->a, "%s/%s", meta, file);
+	const char *path = fsu_path(c->a, meta, file);
 	struct conda_record r;
 	struct cd_buf b;
 	int rc;

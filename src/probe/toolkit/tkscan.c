@@ -54,17 +54,11 @@ static void add_inc(struct tk_ctx *c, const char *dir, const char *scope)
 	add_dir(c->f, &c->inc, dir, scope);
 }
 
-/* ROOT/name, with "/" as root giving "/name". */
-static const char *under(struct cd_facts *f, const char *root, const char *name)
-{
-	return arena_printf(&f->arena, "%s/%s", strcmp(root, "/") ? root : "", name);
-}
-
 /* torch's -L directory: ROOT/lib64, else ROOT/lib when only it exists
  * (cpp_extension's library_paths). */
 static const char *lib_dir_of(struct cd_facts *f, const char *root)
 {
-	const char *l64 = under(f, root, "lib64"), *l = under(f, root, "lib");
+	const char *l64 = fsu_path(&f->arena, root, "lib64"), *l = fsu_path(&f->arena, root, "lib");
 
 	return !file_is_dir(&f->root, l64) && l && file_is_dir(&f->root, l) ? l : l64;
 }
@@ -118,7 +112,7 @@ static void layout(struct tk_ctx *c, struct cd_toolkit *t)
 	}
 	/* torch passes -I CUDA_HOME/include alone (include_paths); nvcc adds
 	 * targets/<arch>/include itself (nvcc.profile). */
-	add_inc(c, under(f, c->root, "include"), "include");
+	add_inc(c, fsu_path(&f->arena, c->root, "include"), "include");
 	add_dir(f, &c->lib, t->lib_dir, "lib");
 	/* ROOT/targets/<arch>-linux/{include,lib}: where conda and the runfile put them */
 	if (fsu_join(p, sizeof(p), c->root, "targets") == 0) {
@@ -223,7 +217,7 @@ static const char *versioned_in(struct cd_facts *f, const char *dir, const char 
 	int trunc;
 
 	names = prefix ? fsu_list(&f->arena, &f->root, dir, prefix, NULL, 8, &n, &trunc) : NULL;
-	return names && n ? arena_printf(&f->arena, "%s/%s", dir, names[0]) : NULL;
+	return names && n ? fsu_path(&f->arena, dir, names[0]) : NULL;
 }
 
 /* The first directory of d that holds h->name; for a library without an

@@ -108,7 +108,7 @@ static void globs(struct tk_list *l)
 		const char **names = fsu_list(&l->f->arena, &l->f->root, dirs[i][0], dirs[i][1],
 					      NULL, TK_GLOB_MAX, &n, &trunc);
 		for (k = 0; names && k < n; k++)
-			add(l, arena_printf(&l->f->arena, "%s/%s", dirs[i][0], names[k]), "glob");
+			add(l, fsu_path(&l->f->arena, dirs[i][0], names[k]), "glob");
 	}
 }
 
