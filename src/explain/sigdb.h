@@ -84,7 +84,7 @@ CD_WUR int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_
 /* Check the whole set (unique ids) and build the pattern table. */
 CD_WUR int sigdb_finish(struct sigdb *db, struct cd_err *err);
 /* Parse every embedded file signatures/NAME.txt, in name order, and finish
- * (defined in scan.c, next to the compiled database it must agree with). */
+ * (defined in scan_db.c, next to the compiled database it must agree with). */
 CD_WUR int sigdb_load_kb(struct sigdb *db, struct cd_err *err);
 const struct sig *sigdb_find(const struct sigdb *db, const char *id);
 
