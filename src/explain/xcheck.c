@@ -211,8 +211,8 @@ static void lib_dirs(struct xc *x, struct dirs *ds)
 		const char *root = f->toolkit.items[i].root;
 		if (!tk_on_disk(&f->toolkit.items[i]))
 			continue;
-		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib64", root), 0);
-		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib", root), 0);
+		add_dir(f, ds, fsu_path(&x->r->arena, root, "lib64"), 0);
+		add_dir(f, ds, fsu_path(&x->r->arena, root, "lib"), 0);
 		add_dir(f, ds, arena_printf(&x->r->arena, "%s/targets/%s/lib", root, target_dir(f)),
 			0);
 	}
@@ -431,9 +431,9 @@ static void say_jit_cache(struct xc *x)
 	size_t n = 0, seen = 0;
 
 	if (!dir && xdg)
-		dir = arena_printf(&x->r->arena, "%s/torch_extensions", xdg);
+		dir = fsu_path(&x->r->arena, xdg, "torch_extensions");
 	if (!dir && home)
-		dir = arena_printf(&x->r->arena, "%s/.cache/torch_extensions", home);
+		dir = fsu_path(&x->r->arena, home, ".cache/torch_extensions");
 	if (!dir)
 		return;
 	d = file_opendir(&x->f->root, dir);

@@ -42,9 +42,7 @@ static void root_dir(struct cd_facts *f, struct cd_jit_facts *jf)
 		c->root = fsu_path(&f->arena, e->xdg_cache, "torch_extensions"),
 		c->via = "XDG_CACHE_HOME";
 	else if (e->home && e->home[0] == '/')
-		c->root = arena_printf(&f->arena, "%s/.cache/torch_extensions",
-				       strcmp(e->home, "/") ? e->home : ""),
-		c->via = "HOME";
+		c->root = fsu_path(&f->arena, e->home, ".cache/torch_extensions"), c->via = "HOME";
 }
 
 /* "py312_cu130" -> py "3.12", cu "13.0" (or "cpu"); 0 when it has that shape. */

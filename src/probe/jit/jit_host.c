@@ -152,7 +152,7 @@ static void resolve(struct cd_facts *f, struct cd_jit_facts *jf, struct jit_comp
 		if (file_stat(&f->root, cmd, &st) != 0)
 			return;
 		if (S_ISDIR(st.st_mode) && is_ccbin)
-			cmd = arena_printf(&f->arena, "%s/gcc", cmd);
+			cmd = fsu_path(&f->arena, cmd, "gcc");
 		if (file_is_reg(&f->root, cmd))
 			c->path = cmd;
 		return;
@@ -223,7 +223,7 @@ void jit_probe_compilers(struct cd_facts *f, struct cd_jit_facts *jf)
 
 	jf->ninja.path = jit_which(f, jf->env.path, "ninja");
 	if (jf->py.prefix) {
-		const char *p = arena_printf(&f->arena, "%s/bin/ninja", jf->py.prefix);
+		const char *p = fsu_path(&f->arena, jf->py.prefix, "bin/ninja");
 		struct stat st;
 		if (file_stat(&f->root, p, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
 			jf->ninja.env_bin = p;

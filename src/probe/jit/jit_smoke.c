@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/isolate.h"
 
@@ -331,7 +332,7 @@ static const char *line_after(struct cd_facts *f, const struct cd_buf *b, const 
 static void load(struct cd_facts *f, const struct jit_smoke_opts *o, const char *dir,
 		 struct jit_smoke *s)
 {
-	struct load_arg la = {arena_printf(&f->arena, "%s/smoke.so", dir), o->run_kernel};
+	struct load_arg la = {fsu_path(&f->arena, dir, "smoke.so"), o->run_kernel};
 	struct iso_job j = {.fn = load_child, .arg = &la, .output = ISO_LOG};
 	const struct cd_buf *out = &j.out;
 	int code;
@@ -385,9 +386,9 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 		add(f, nv, jf->env.cc);
 	}
 	add(f, nv, "-c");
-	add(f, nv, arena_printf(&f->arena, "%s/smoke.cu", dir));
+	add(f, nv, fsu_path(&f->arena, dir, "smoke.cu"));
 	add(f, nv, "-o");
-	add(f, nv, arena_printf(&f->arena, "%s/smoke.o", dir));
+	add(f, nv, fsu_path(&f->arena, dir, "smoke.o"));
 	add(f, nv, "-D__CUDA_NO_HALF_OPERATORS__");
 	add(f, nv, "-D__CUDA_NO_HALF_CONVERSIONS__");
 	add(f, nv, "-D__CUDA_NO_BFLOAT16_CONVERSIONS__");
@@ -402,18 +403,17 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 		add(f, nv, "-isystem");
 		add(f, nv, jf->py.torch_include);
 		add(f, nv, "-isystem");
-		add(f, nv,
-		    arena_printf(&f->arena, "%s/torch/csrc/api/include", jf->py.torch_include));
+		add(f, nv, fsu_path(&f->arena, jf->py.torch_include, "torch/csrc/api/include"));
 		add(f, nv, "-DCD_WITH_TORCH");
 	}
 	add(f, nv, "-isystem");
 	add(f, nv, tk->include_dir);
 
 	add(f, ln, cxx);
-	add(f, ln, arena_printf(&f->arena, "%s/smoke.o", dir));
+	add(f, ln, fsu_path(&f->arena, dir, "smoke.o"));
 	add(f, ln, "-shared");
 	add(f, ln, "-o");
-	add(f, ln, arena_printf(&f->arena, "%s/smoke.so", dir));
+	add(f, ln, fsu_path(&f->arena, dir, "smoke.so"));
 	add(f, ln, arena_printf(&f->arena, "-L%s", tk->lib_dir));
 	add(f, ln, "-lcudart");
 	add(f, ln, "-lcusparse");

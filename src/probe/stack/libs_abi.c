@@ -49,7 +49,7 @@ static int torch_symbol(const char *s)
 
 static size_t open_torch(struct libs_run *r, struct tlib *t)
 {
-	const char *dir = arena_printf(&r->f->arena, "%s/lib", r->st->torch.path);
+	const char *dir = fsu_path(&r->f->arena, r->st->torch.path, "lib");
 	const char **names;
 	size_t n = 0, i, k = 0;
 	int trunc = 0;

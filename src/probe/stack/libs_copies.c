@@ -112,8 +112,8 @@ static void find_dirs(struct libs_run *r, struct libs_cstate *cs)
 	cs->dirs_done = 1;
 	for (i = 0; i < py->n_site; i++) {
 		const char *s = py->site[i].path;
-		add_subdirs(r, cs, arena_printf(&r->f->arena, "%s/nvidia", s), NULL, NULL, lib);
-		add_dir(r, cs, arena_printf(&r->f->arena, "%s/torch/lib", s));
+		add_subdirs(r, cs, fsu_path(&r->f->arena, s, "nvidia"), NULL, NULL, lib);
+		add_dir(r, cs, fsu_path(&r->f->arena, s, "torch/lib"));
 		add_subdirs(r, cs, s, NULL, ".libs", none);
 	}
 	for (i = 0; i < r->f->toolkit.n; i++) {
@@ -127,9 +127,9 @@ static void find_dirs(struct libs_run *r, struct libs_cstate *cs)
 		add_dir(r, cs, sys[i]);
 	add_subdirs(r, cs, "/usr/local", "cuda", NULL, tk);
 	if (py->kind && !strcmp(py->kind, "conda"))
-		add_dir(r, cs, arena_printf(&r->f->arena, "%s/lib", py->prefix));
+		add_dir(r, cs, fsu_path(&r->f->arena, py->prefix, "lib"));
 	if (cp && *cp == '/')
-		add_dir(r, cs, arena_printf(&r->f->arena, "%s/lib", cp));
+		add_dir(r, cs, fsu_path(&r->f->arena, cp, "lib"));
 	for (i = 0; i < r->s.n_llp; i++)
 		add_dir(r, cs, r->s.llp[i]);
 	cache_dirs(r, cs);

@@ -292,8 +292,7 @@ static void session_init(struct libs_run *r)
 
 static void global_deps(struct libs_run *r)
 {
-	const char *gd =
-		arena_printf(&r->f->arena, "%s/lib/libtorch_global_deps.so", r->st->torch.path);
+	const char *gd = fsu_path(&r->f->arena, r->st->torch.path, "lib/libtorch_global_deps.so");
 
 	if (!gd || !file_is_reg(&r->f->root, gd))
 		return;

@@ -198,7 +198,7 @@ static void read_records(struct libs_run *r, struct libs_ostate *os, size_t site
 		const char *rec;
 		if (p->site != site || !p->path || !str_has_prefix(p->name, "nvidia-"))
 			continue;
-		rec = arena_printf(&r->f->arena, "%s/RECORD", p->path);
+		rec = fsu_path(&r->f->arena, p->path, "RECORD");
 		buf_init(&b, RECORD_BYTES);
 		c.pkg = p;
 		/* Rows that cannot be read are skipped; the ones read stand. */

@@ -174,8 +174,8 @@ static void read_metadata(struct pctx *c, struct cd_package *p, int egg, int egg
 				     "in part",
 				     p->path, base, META_HEAD_MAX);
 	if (egg && !egg_file) {
-		const char *req = small_file(c, arena_printf(c->a, "%s/requires.txt", p->path),
-					     META_HEAD_MAX);
+		const char *req =
+			small_file(c, fsu_path(c->a, p->path, "requires.txt"), META_HEAD_MAX);
 		if (req &&
 		    distinfo_parse_requires_txt((const uint8_t *)req, strlen(req), c->a, &m) == 0) {
 			p->requires = m.requires;
@@ -317,7 +317,7 @@ static void conda_json(struct pctx *c, const char *meta, const char *file, struc
 
 static void scan_conda(struct pctx *c, size_t n_dist)
 {
-	const char *meta = arena_printf(c->a, "%s/conda-meta", c->st->python.prefix);
+	const char *meta = fsu_path(c->a, c->st->python.prefix, "conda-meta");
 	DIR *d = meta ? file_opendir(&c->f->root, meta) : NULL;
 	struct dirent *e;
 	size_t seen = 0;
@@ -387,7 +387,7 @@ static void read_installers(struct pctx *c)
 		const char *s;
 		if (!(p->sources & CD_PKG_DIST) || !(p->sources & CD_PKG_CONDA) || !p->path)
 			continue;
-		s = small_file(c, arena_printf(c->a, "%s/INSTALLER", p->path), 4096);
+		s = small_file(c, fsu_path(c->a, p->path, "INSTALLER"), 4096);
 		if (s)
 			p->installer = arena_strndup(c->a, s, strcspn(s, " \t\r\n"));
 	}

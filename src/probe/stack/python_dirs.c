@@ -24,7 +24,7 @@ const char *python_module_dir(struct cd_facts *f, const struct cd_python_facts *
 		dir = fsu_path(&f->arena, py->site[i].path, name);
 		if (!dir || !file_is_dir(&f->root, dir))
 			continue;
-		if (file_exists(&f->root, arena_printf(&f->arena, "%s/__init__.py", dir))) {
+		if (file_exists(&f->root, fsu_path(&f->arena, dir, "__init__.py"))) {
 			if (site)
 				*site = i;
 			return dir;

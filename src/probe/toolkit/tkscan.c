@@ -67,7 +67,7 @@ static const char *lib_dir_of(struct cd_facts *f, const char *root)
 static void wheel_dirs(struct tk_ctx *c, const char *site, const char *skip)
 {
 	struct cd_facts *f = c->f;
-	const char *nv = arena_printf(&f->arena, "%s/nvidia", site), **names;
+	const char *nv = fsu_path(&f->arena, site, "nvidia"), **names;
 	size_t n, i;
 	int trunc;
 
@@ -365,7 +365,7 @@ void tkscan_wheels(struct cd_facts *f, const char *site, struct cd_toolkit *t)
 	memset(&c, 0, sizeof(c));
 	memset(t, 0, sizeof(*t));
 	c.f = f;
-	t->root = arena_printf(&f->arena, "%s/nvidia", site);
+	t->root = fsu_path(&f->arena, site, "nvidia");
 	t->found_via = "pip";
 	t->kind = "pip";
 	t->exists = t->root && file_is_dir(&f->root, t->root) ? CD_TRI_YES : CD_TRI_NO;
