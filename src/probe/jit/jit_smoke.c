@@ -182,7 +182,7 @@ static int write_source(const char *dir)
 	int fd;
 	ssize_t w;
 
-	if (snprintf(p, sizeof(p), "%s/smoke.cu", dir) >= (int)sizeof(p))
+	if (fsu_join(p, sizeof(p), dir, "smoke.cu"))
 		return CD_ERANGE;
 	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -207,7 +207,7 @@ static int remove_dir(const char *dir)
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, 0) != 0 && errno == EISDIR) {
 			char sub[PATH_MAX];
-			if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < (int)sizeof(sub))
+			if (fsu_join(sub, sizeof(sub), dir, e->d_name) == 0)
 				remove_dir(sub);
 		}
 	}
@@ -465,8 +465,7 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 				    : "torch would find no CUDA toolkit (CUDA_HOME is None)";
 		return 0;
 	}
-	if (snprintf(dir, sizeof(dir), "%s/cuda-doctor-jit-XXXXXX", base) >= (int)sizeof(dir) ||
-	    !mkdtemp(dir)) {
+	if (fsu_join(dir, sizeof(dir), base, "cuda-doctor-jit-XXXXXX") || !mkdtemp(dir)) {
 		s->status = "setup-failed";
 		s->detail = arena_printf(&f->arena, "cannot create a directory under %s: %s", base,
 					 strerror(errno));
