@@ -101,7 +101,7 @@ $(LIB_OBJS): | $(GEN_DATA)
 # misses must not; a failure stops the build) and compiles one database.
 SIG_FILES := $(sort $(wildcard data/signatures/*.txt)) data/explain_fallback.tsv
 SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/tmpl_match.c src/explain/sigdb.c \
-	src/core/arena.c src/core/buf.c src/core/err.c src/core/str.c src/core/vec.c
+	src/core/arena.c src/core/buf.c src/core/err.c src/core/span.c src/core/str.c src/core/vec.c
 $(BUILD)/tools/sigc: $(SIGC_SRCS) $(wildcard src/explain/*.h src/core/*.h)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(TOOL_WERROR) -o $@ $(SIGC_SRCS) \

@@ -73,6 +73,24 @@ int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len)
 	return 0;
 }
 
+int span_line(const uint8_t *p, size_t n, size_t *pos, int crlf, struct cd_span *line)
+{
+	const uint8_t *s, *nl;
+	size_t len;
+
+	if (*pos >= n)
+		return 0;
+	s = p + *pos;
+	nl = memchr(s, '\n', n - *pos);
+	len = nl ? (size_t)(nl - s) : n - *pos;
+	*pos += len + (nl ? 1 : 0);
+	if (crlf && len && s[len - 1] == '\r')
+		len--;
+	line->p = s;
+	line->n = len;
+	return nl ? 1 : 2;
+}
+
 uint64_t span_uint(struct cd_span s, uint64_t off, unsigned size, int big_endian)
 {
 	if (size < 1 || size > 8 || !span_ok(s.n, off, size))

@@ -43,6 +43,12 @@ static inline uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsign
 /* A sub-span [off, off+size); CD_ERANGE when it does not fit. */
 CD_WUR int span_sub(struct cd_span s, uint64_t off, uint64_t size, struct cd_span *out);
 
+/* The one line splitter: the next line of p[0, n) from *pos, without its '\n'
+ * (and without the '\r' before it when crlf is set); *pos moves past it.
+ * 1 for a line that ends with '\n', 2 for a last line without one, 0 when
+ * nothing is left. line points into p. */
+int span_line(const uint8_t *p, size_t n, size_t *pos, int crlf, struct cd_span *line);
+
 /* A NUL-terminated string starting at off whose NUL is inside the span.
  * *out points into the span; *len (optional) gets strlen. */
 CD_WUR int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/span.h"
 #include "core/str.h"
 
 const struct kb_file *kb_get(const char *name)
@@ -19,18 +20,11 @@ const struct kb_file *kb_get(const char *name)
 /* Copy the next line into dst (truncating very long lines); returns 0 at end. */
 static int read_line(struct kb_tsv *t, char *dst, size_t cap)
 {
-	const char *p, *nl;
-	size_t n;
+	struct cd_span l;
 
-	if (t->pos >= t->file->len)
+	if (!span_line(t->file->data, t->file->len, &t->pos, 1, &l))
 		return 0;
-	p = (const char *)t->file->data + t->pos;
-	nl = memchr(p, '\n', t->file->len - t->pos);
-	n = nl ? (size_t)(nl - p) : t->file->len - t->pos;
-	t->pos += n + (nl ? 1 : 0);
-	if (n && p[n - 1] == '\r')
-		n--;
-	str_ncopy(dst, cap, p, n);
+	str_ncopy(dst, cap, (const char *)l.p, l.n);
 	t->lineno++;
 	return 1;
 }

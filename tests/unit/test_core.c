@@ -146,6 +146,32 @@ static void path_join(void **state)
 	arena_free(&a);
 }
 
+/* The one line splitter: "\n" and "\r\n" ends, a last line without one,
+ * empty lines. */
+static void span_lines(void **state)
+{
+	const char *t = "a\r\n\nbc\rd\nlast";
+	struct cd_span l;
+	size_t pos = 0, n = strlen(t);
+
+	(void)state;
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 1);
+	assert_int_equal(l.n, 1);
+	assert_memory_equal(l.p, "a", 1);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 1);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 1);
+	assert_int_equal(l.n, 4); /* a '\r' inside a line stays */
+	assert_memory_equal(l.p, "bc\rd", 4);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 2);
+	assert_memory_equal(l.p, "last", 4);
+	assert_int_equal(pos, n);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 0);
+	pos = 0;
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 0, &l), 1);
+	assert_int_equal(l.n, 2); /* without crlf the '\r' is kept */
+}
+
 static void buf_cap(void **state)
 {
 	struct cd_buf b;
@@ -281,11 +307,11 @@ static void bytes_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(span_bounds),	cmocka_unit_test(span_reader),
-		cmocka_unit_test(vec_growth),	cmocka_unit_test(path_join),
-		cmocka_unit_test(buf_cap),	cmocka_unit_test(arena_basic),
-		cmocka_unit_test(versions),	cmocka_unit_test(root_symlinks),
-		cmocka_unit_test(bytes_format),
+		cmocka_unit_test(span_bounds),	 cmocka_unit_test(span_reader),
+		cmocka_unit_test(span_lines),	 cmocka_unit_test(vec_growth),
+		cmocka_unit_test(path_join),	 cmocka_unit_test(buf_cap),
+		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
+		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
