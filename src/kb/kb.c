@@ -1,6 +1,7 @@
 /* kb: see kb.h. */
 #include "kb/kb.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -68,6 +69,20 @@ int kb_tsv_next(struct kb_tsv *t)
 		return 1;
 	}
 	return 0;
+}
+
+int kb_tsv_each(const char *name, kb_row_fn row, void *ctx)
+{
+	struct kb_tsv *t = malloc(sizeof(*t));
+	int rc;
+
+	if (!t)
+		return CD_ENOMEM;
+	rc = kb_tsv_open(t, name);
+	while (!rc && kb_tsv_next(t))
+		rc = row(t, ctx);
+	free(t);
+	return rc;
 }
 
 int kb_tsv_col(const struct kb_tsv *t, const char *name)

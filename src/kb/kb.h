@@ -45,4 +45,12 @@ int kb_tsv_col(const struct kb_tsv *t, const char *name);
  * when the column does not exist. */
 const char *kb_tsv_get(const struct kb_tsv *t, const char *name);
 
+/* Called for each data row; 0 goes on, anything else stops the walk. */
+typedef int (*kb_row_fn)(const struct kb_tsv *t, void *ctx);
+/* Every data row of an embedded table through a reader on the heap (its line
+ * buffers are too large for a stack frame). 0 when every row was read;
+ * CD_ENOENT when the table is not embedded, CD_ENOMEM; else what row
+ * returned to stop. */
+CD_WUR int kb_tsv_each(const char *name, kb_row_fn row, void *ctx);
+
 #endif

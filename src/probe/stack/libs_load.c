@@ -36,35 +36,34 @@ static struct row rows[ROWS_MAX];
 static size_t n_rows;
 static int rows_loaded;
 
+static int load_row(const struct kb_tsv *t, void *ctx)
+{
+	struct row *w = &rows[n_rows];
+	const char *kind = kb_tsv_get(t, "kind");
+
+	(void)ctx;
+	if (!kind || (strcmp(kind, "dlopen") && strcmp(kind, "preload")))
+		return 0;
+	str_copy(w->caller, sizeof(w->caller), kb_tsv_get(t, "caller"));
+	str_copy(w->opened, sizeof(w->opened), kb_tsv_get(t, "opened"));
+	str_copy(w->folder, sizeof(w->folder), kb_tsv_get(t, "folder"));
+	str_copy(w->torch, sizeof(w->torch), kb_tsv_get(t, "torch"));
+	str_copy(w->when, sizeof(w->when), kb_tsv_get(t, "when"));
+	w->preload = !strcmp(kind, "preload");
+	w->same_dir = !strcmp(kb_tsv_get(t, "same_dir"), "yes");
+	w->optional = !strcmp(kb_tsv_get(t, "optional"), "yes");
+	if (w->caller[0] && w->opened[0])
+		n_rows++;
+	return n_rows == ROWS_MAX;
+}
+
 static void load_rows(void)
 {
-	struct kb_tsv *t;
-
 	if (rows_loaded)
 		return;
 	rows_loaded = 1;
-	t = malloc(sizeof(*t)); /* 33 KiB of line buffers: not on the stack */
-	if (!t || kb_tsv_open(t, "dlopen_libs.tsv")) {
-		free(t);
-		return;
-	}
-	while (kb_tsv_next(t) && n_rows < ROWS_MAX) {
-		struct row *w = &rows[n_rows];
-		const char *kind = kb_tsv_get(t, "kind");
-		if (!kind || (strcmp(kind, "dlopen") && strcmp(kind, "preload")))
-			continue;
-		str_copy(w->caller, sizeof(w->caller), kb_tsv_get(t, "caller"));
-		str_copy(w->opened, sizeof(w->opened), kb_tsv_get(t, "opened"));
-		str_copy(w->folder, sizeof(w->folder), kb_tsv_get(t, "folder"));
-		str_copy(w->torch, sizeof(w->torch), kb_tsv_get(t, "torch"));
-		str_copy(w->when, sizeof(w->when), kb_tsv_get(t, "when"));
-		w->preload = !strcmp(kind, "preload");
-		w->same_dir = !strcmp(kb_tsv_get(t, "same_dir"), "yes");
-		w->optional = !strcmp(kb_tsv_get(t, "optional"), "yes");
-		if (w->caller[0] && w->opened[0])
-			n_rows++;
-	}
-	free(t);
+	/* Not embedded or out of memory: no run-time loads are replayed. */
+	(void)!kb_tsv_each("dlopen_libs.tsv", load_row, NULL);
 }
 
 int libs_torch_at_least(const struct cd_stack_facts *st, int major, int minor)
