@@ -206,6 +206,16 @@ int elf_shdr_get(const struct elf_file *e, uint32_t i, struct elf_shdr *out)
 	return 0;
 }
 
+int elf_section_by_type(const struct elf_file *e, uint32_t type, struct elf_shdr *out)
+{
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++)
+		if (elf_shdr_get(e, i, out) == 0 && out->type == type)
+			return 0;
+	return CD_ENOENT;
+}
+
 int elf_section_find(const struct elf_file *e, const char *name, struct elf_shdr *out)
 {
 	struct cd_span names = shstrtab(e);

@@ -148,6 +148,8 @@ CD_WUR int elf_phdr_get(const struct elf_file *e, uint32_t i, struct elf_phdr *o
 CD_WUR int elf_shdr_get(const struct elf_file *e, uint32_t i, struct elf_shdr *out);
 /* The first section called name; CD_ENOENT if none. */
 CD_WUR int elf_section_find(const struct elf_file *e, const char *name, struct elf_shdr *out);
+/* The first section of type type (ELF_SHT_*); CD_ENOENT if none. */
+CD_WUR int elf_section_by_type(const struct elf_file *e, uint32_t type, struct elf_shdr *out);
 /* The bytes of a section (empty for SHT_NOBITS); CD_ERANGE outside the file. */
 CD_WUR int elf_section_data(const struct elf_file *e, const struct elf_shdr *sh,
 			    struct cd_span *out);
