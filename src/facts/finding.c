@@ -58,30 +58,39 @@ void finding_detail(struct cd_finding *f, struct cd_arena *a, const char *fmt, .
 	va_end(ap);
 }
 
+/* One more line of evidence or fix, while there is room. */
+static void add_line(const char **lines, size_t *n, struct cd_arena *a, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void add_line(const char **lines, size_t *n, struct cd_arena *a, const char *fmt, va_list ap)
+{
+	if (*n >= CD_FINDING_LINES_MAX)
+		return;
+	lines[*n] = arena_vprintf(a, fmt, ap);
+	if (lines[*n])
+		(*n)++;
+}
+
 void finding_evidence(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!f || f->n_evidence >= CD_FINDING_LINES_MAX)
+	if (!f)
 		return;
 	va_start(ap, fmt);
-	f->evidence[f->n_evidence] = arena_vprintf(a, fmt, ap);
+	add_line(f->evidence, &f->n_evidence, a, fmt, ap);
 	va_end(ap);
-	if (f->evidence[f->n_evidence])
-		f->n_evidence++;
 }
 
 void finding_fix(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!f || f->n_fix >= CD_FINDING_LINES_MAX)
+	if (!f)
 		return;
 	va_start(ap, fmt);
-	f->fix[f->n_fix] = arena_vprintf(a, fmt, ap);
+	add_line(f->fix, &f->n_fix, a, fmt, ap);
 	va_end(ap);
-	if (f->fix[f->n_fix])
-		f->n_fix++;
 }
 
 static int cmp(const void *a, const void *b)
