@@ -176,28 +176,18 @@ int xs_feed(struct xs_scanner *s, const void *p, size_t n)
 int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err)
 {
 	ssize_t k;
-	int rc;
+	int rc, utf16;
 
 	if (s->finished)
 		return CD_EINTERNAL;
 	for (;;) {
+		uint8_t raw[65536];
 		if (s->len == XS_BUF && (rc = xs_process(s, 0)) != 0)
 			return err_set(err, rc, "scan failed");
-		if (s->enc == XS_ENC_UTF16LE || s->enc == XS_ENC_UTF16BE) {
-			uint8_t raw[65536];
-			k = read(fd, raw, sizeof(raw));
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				return err_set(err, CD_EIO, "read: %s", strerror(errno));
-			if (k == 0)
-				return 0;
-			count_bytes(s, (size_t)k);
-			if ((rc = feed_utf16(s, raw, (size_t)k)) != 0)
-				return err_set(err, rc, "scan failed");
-			continue;
-		}
-		k = read(fd, s->buf + s->len, XS_BUF - s->len);
+		/* After xs_process: the first buffer decides the encoding. UTF-16 is
+		 * read aside and decoded into the buffer; other text straight in. */
+		utf16 = s->enc == XS_ENC_UTF16LE || s->enc == XS_ENC_UTF16BE;
+		k = utf16 ? read(fd, raw, sizeof(raw)) : read(fd, s->buf + s->len, XS_BUF - s->len);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
@@ -205,6 +195,9 @@ int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err)
 		if (k == 0)
 			return 0;
 		count_bytes(s, (size_t)k);
-		s->len += (size_t)k;
+		if (!utf16)
+			s->len += (size_t)k;
+		else if ((rc = feed_utf16(s, raw, (size_t)k)) != 0)
+			return err_set(err, rc, "scan failed");
 	}
 }
