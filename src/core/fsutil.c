@@ -140,7 +140,7 @@ const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *d
 			continue;
 		}
 		/* The array grows with the directory: most hold a handful of names. */
-		g = vec_grow(a, v, &cap, *n, sizeof(*v), max);
+		g = vec_grow(a, v, &cap, *n, sizeof(*v), 16, max);
 		if (!g)
 			break;
 		v = g;

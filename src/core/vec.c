@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *vec_grow(struct cd_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t max)
+void *vec_grow(struct cd_arena *a, void *p, size_t *cap, size_t n, size_t size, size_t first,
+	       size_t max)
 {
 	size_t c, lim = size ? SIZE_MAX / size : 0;
 	void *q;
@@ -14,7 +15,9 @@ void *vec_grow(struct cd_arena *a, void *p, size_t *cap, size_t n, size_t size, 
 		return p;
 	if (!size || (max && n >= max) || n >= lim)
 		return NULL;
-	c = *cap < VEC_FIRST ? VEC_FIRST : (*cap > lim / 2 ? lim : *cap * 2);
+	if (!first)
+		first = VEC_FIRST;
+	c = *cap < first ? first : (*cap > lim / 2 ? lim : *cap * 2);
 	if (max && c > max)
 		c = max;
 	if (c > lim)
@@ -32,18 +35,19 @@ void *vec_grow(struct cd_arena *a, void *p, size_t *cap, size_t n, size_t size, 
 	return q;
 }
 
-void vec_init(struct cd_vec *v, size_t size, size_t max, struct cd_arena *arena)
+void vec_init(struct cd_vec *v, size_t size, size_t first, size_t max, struct cd_arena *arena)
 {
 	v->p = NULL;
 	v->n = v->cap = 0;
 	v->size = size;
+	v->first = first;
 	v->max = max;
 	v->arena = arena;
 }
 
 void *vec_push(struct cd_vec *v)
 {
-	void *p = vec_grow(v->arena, v->p, &v->cap, v->n, v->size, v->max), *e;
+	void *p = vec_grow(v->arena, v->p, &v->cap, v->n, v->size, v->first, v->max), *e;
 
 	if (!p)
 		return NULL;

@@ -83,7 +83,7 @@ static int perr(struct parser *ps, const char *msg, const char *arg)
 static struct sig *new_sig(struct parser *ps)
 {
 	struct sigdb *db = ps->db;
-	struct sig *s = vec_grow(NULL, db->sigs, &db->cap, db->n, sizeof(*s), SIGDB_MAX);
+	struct sig *s = vec_grow(NULL, db->sigs, &db->cap, db->n, sizeof(*s), 64, SIGDB_MAX);
 
 	if (!s)
 		return NULL;

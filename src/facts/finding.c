@@ -27,7 +27,7 @@ struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_
 				const char *section, const char *title_fmt, ...)
 {
 	struct cd_finding **items =
-		vec_grow(fs->arena, fs->items, &fs->cap, fs->n, sizeof(*items), 0);
+		vec_grow(fs->arena, fs->items, &fs->cap, fs->n, sizeof(*items), 16, 0);
 	struct cd_finding *f;
 	va_list ap;
 

@@ -68,7 +68,7 @@ struct tlist {
 
 static struct st_tensor *tlist_push(struct tlist *l)
 {
-	struct st_tensor *v = vec_grow(NULL, l->v, &l->cap, l->n, sizeof(*v), ST_TENSORS_MAX);
+	struct st_tensor *v = vec_grow(NULL, l->v, &l->cap, l->n, sizeof(*v), 64, ST_TENSORS_MAX);
 
 	if (!v)
 		return NULL;

@@ -79,7 +79,7 @@ static void vec_growth(void **state)
 	size_t cap = 0, i;
 
 	(void)state;
-	vec_init(&v, sizeof(uint32_t), 40, NULL);
+	vec_init(&v, sizeof(uint32_t), 0, 40, NULL);
 	for (i = 0; i < 40; i++) {
 		x = vec_push(&v);
 		assert_non_null(x);
@@ -96,7 +96,7 @@ static void vec_growth(void **state)
 
 	arena_init(&a);
 	for (i = 0; i < 100; i++) {
-		g = vec_grow(&a, p, &cap, i, sizeof(*p), 0);
+		g = vec_grow(&a, p, &cap, i, sizeof(*p), 0, 0);
 		assert_non_null(g);
 		p = g;
 		p[i] = (uint32_t)i * 3;
@@ -106,11 +106,21 @@ static void vec_growth(void **state)
 		assert_int_equal(p[i], i * 3);
 	/* n * size would not fit in size_t: refused, nothing changed. */
 	cap = 4;
-	assert_null(vec_grow(&a, p, &cap, SIZE_MAX / 8, 8, 0));
-	assert_null(vec_grow(&a, p, &cap, 4, SIZE_MAX / 2, 0));
+	assert_null(vec_grow(&a, p, &cap, SIZE_MAX / 8, 8, 0, 0));
+	assert_null(vec_grow(&a, p, &cap, 4, SIZE_MAX / 2, 0, 0));
 	assert_int_equal(cap, 4);
-	assert_null(vec_grow(&a, p, &cap, 4, 0, 0));
-	assert_ptr_equal(vec_grow(&a, p, &cap, 3, sizeof(*p), 0), p); /* room already */
+	assert_null(vec_grow(&a, p, &cap, 4, 0, 0, 0));
+	assert_ptr_equal(vec_grow(&a, p, &cap, 3, sizeof(*p), 0, 0), p); /* room already */
+	/* A first size of the caller's, then doubling, the cap still the cap. */
+	p = NULL;
+	cap = 0;
+	p = vec_grow(&a, p, &cap, 0, sizeof(*p), 100, 150);
+	assert_non_null(p);
+	assert_int_equal(cap, 100);
+	p = vec_grow(&a, p, &cap, 100, sizeof(*p), 100, 150);
+	assert_non_null(p);
+	assert_int_equal(cap, 150);
+	assert_null(vec_grow(&a, p, &cap, 150, sizeof(*p), 100, 150));
 	arena_free(&a);
 }
 

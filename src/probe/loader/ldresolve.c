@@ -64,13 +64,13 @@ void ldr_free(struct ldr_session *s)
 
 static int new_obj(struct ldr_session *s)
 {
-	struct ldr_obj *objs =
-		vec_grow(NULL, s->objs, &s->cap_objs, s->n_objs, sizeof(*objs), LDR_MAX_OBJECTS);
+	struct ldr_obj *objs = vec_grow(NULL, s->objs, &s->cap_objs, s->n_objs, sizeof(*objs), 16,
+					LDR_MAX_OBJECTS);
 	int *order = NULL;
 
 	if (objs) {
 		s->objs = objs;
-		order = vec_grow(NULL, s->order, &s->cap_order, s->n_order, sizeof(*order),
+		order = vec_grow(NULL, s->order, &s->cap_order, s->n_order, sizeof(*order), 16,
 				 LDR_MAX_OBJECTS);
 	}
 	if (!order) {
@@ -194,7 +194,8 @@ static int resolve_one(struct ldr_session *s, const char *name, int by, enum ldr
 	struct ldr_need *need;
 	int ni, hit;
 
-	need = vec_grow(NULL, s->needs, &s->cap_needs, s->n_needs, sizeof(*need), LDR_MAX_NEEDS);
+	need = vec_grow(NULL, s->needs, &s->cap_needs, s->n_needs, sizeof(*need), 16,
+			LDR_MAX_NEEDS);
 	if (!need) {
 		s->truncated = 1;
 		return -1;

@@ -29,7 +29,7 @@
  * arena by finish(). */
 static void acc_init(struct cd_vec *acc)
 {
-	vec_init(acc, sizeof(struct md_tensor), 0, NULL);
+	vec_init(acc, sizeof(struct md_tensor), 1024, 0, NULL);
 }
 
 static void dtype_add(struct cd_facts *f, struct md_weights *w, const char *dtype, uint64_t params,

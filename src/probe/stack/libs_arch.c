@@ -53,10 +53,10 @@ static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_
 					      (unsigned long long)at);
 			break;
 		}
-		if (!(g = vec_grow(a, s, &cap_s, k, sizeof(*s), CONTAINERS_MAX)))
+		if (!(g = vec_grow(a, s, &cap_s, k, sizeof(*s), 256, CONTAINERS_MAX)))
 			break;
 		s = g;
-		if (!(g = vec_grow(a, l, &cap_l, k, sizeof(*l), CONTAINERS_MAX)))
+		if (!(g = vec_grow(a, l, &cap_l, k, sizeof(*l), 256, CONTAINERS_MAX)))
 			break;
 		l = g;
 		s[k] = at;

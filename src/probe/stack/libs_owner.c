@@ -170,7 +170,7 @@ static int keep_row(const char *path, size_t len, void *vctx)
 
 	if (!strstr(path, ".so") || os->n_recs >= REC_MAX)
 		return os->n_recs >= REC_MAX;
-	grown = vec_grow(&c->r->f->arena, os->recs, &os->cap_recs, os->n_recs, sizeof(*grown),
+	grown = vec_grow(&c->r->f->arena, os->recs, &os->cap_recs, os->n_recs, sizeof(*grown), 64,
 			 REC_MAX);
 	if (!grown)
 		return 1;

@@ -50,7 +50,7 @@ static void problem(struct pctx *c, const char *msg)
 
 static struct cd_package *new_pkg(struct pctx *c)
 {
-	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), PACKAGES_MAX);
+	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), 256, PACKAGES_MAX);
 
 	if (!p)
 		return NULL;
