@@ -5,7 +5,8 @@
 #   realloc      growth goes through core/vec.h or core/buf.h: no realloc
 #                outside src/core
 #   path-join    a "%s/%s" format is a path join: fsu_join / fsu_path
-#                (core/fsutil.h) hold its rules
+#                (core/fsutil.h) hold its rules (a line that builds a URL,
+#                naming "url", is not one)
 #   byte-order   an integer assembled byte by byte ("<< 8) |") outside
 #                core/span.c: read it with span_uint / span_u16.. (core/span.h)
 #   static-buf   no function keeps a static char array (it would hand callers
@@ -19,7 +20,8 @@
 #   header       every header opens with a comment saying what, who owns
 #                what it returns, how it fails
 #   unmarked     a non-void function declared in a header that takes a
-#                struct cd_err * is fallible and is marked CD_WUR
+#                struct cd_err * is fallible and is marked CD_WUR (or the
+#                warn_unused_result attribute it stands for)
 set -euo pipefail
 dir=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 cd "$dir"
@@ -58,7 +60,7 @@ plain=$(code 0)
 strings=$(code 1)
 
 grep -E '\brealloc[[:space:]]*\(' <<<"$plain" | grep -v '^src/core/' | report realloc || true
-grep -F '"%s/%s"' <<<"$strings" | grep -v '^src/core/' | report path-join || true
+grep -F '"%s/%s"' <<<"$strings" | grep -v '^src/core/' | grep -vi 'url' | report path-join || true
 grep -E '<<[[:space:]]*8[[:space:]]*\)[[:space:]]*\|' <<<"$plain" | grep -v '^src/core/span\.c:' |
 	report byte-order || true
 grep -E '^[^:]+:[0-9]+:[[:space:]]+static[[:space:]]+(const[[:space:]]+)?(unsigned[[:space:]]+)?char[[:space:]]+[A-Za-z_0-9]+[[:space:]]*\[' <<<"$plain" |
@@ -84,7 +86,7 @@ for path in sys.argv[1:]:
     t = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), t, flags=re.S)
     for m in re.finditer(r"^([A-Za-z_][^;{}#]*?\(([^;{}]*?)\)[^;{}]*;)", t, re.M):
         decl, args = m.group(1), m.group(2)
-        if "struct cd_err *" not in args or "CD_WUR" in decl or "(*" in decl:
+        if "struct cd_err *" not in args or "CD_WUR" in decl or "warn_unused_result" in decl or "(*" in decl:
             continue
         head = decl.split("(")[0]
         if re.match(r"\s*(static\s+inline\s+)?void\s+\w+\s*$", head) or re.search(r"\berr_set\s*$", head):

@@ -48,6 +48,7 @@ quiet() { # file text
 @test "style: a local path join" {
 	fires path-join src/probe/stack/a.c 'x = arena_printf(a, "%s/%s", dir, name);'
 	quiet src/probe/stack/a.c 'x = arena_printf(a, "%s/%s has no Name field", dir, f);'
+	quiet src/probe/stack/a.c 'h->url = arena_printf(a, "%s/%s", endpoint, repo);'
 }
 
 @test "style: an integer read byte by byte" {
@@ -93,4 +94,5 @@ quiet() { # file text
 @test "style: a fallible function without CD_WUR" {
 	fires unmarked src/check/b.h $'/* b */\nint b_open(struct b *x, struct cd_err *err);'
 	quiet src/check/b.h $'/* b */\nCD_WUR int b_open(struct b *x, struct cd_err *err);\nvoid b_init(struct b *x, struct cd_err *err);'
+	quiet src/check/b.h $'/* b */\nint b_open(struct b *x, struct cd_err *err) __attribute__((warn_unused_result));'
 }
