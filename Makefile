@@ -4,6 +4,7 @@
 #   make test       install missing dependencies, then unit (ASan+UBSan), end-to-end,
 #                   lint, clang build and short fuzz runs
 #   make unit e2e lint fuzz bench format clean
+#   make wheel      build $(BUILD)/dist/cuda_doctor_bin-VERSION-py3-none-manylinux_*.whl
 # Variables: CC (gcc or clang), BUILD (build dir), SAN=1 (ASan+UBSan), FUZZ=1
 # (libFuzzer instrumentation; CC=clang), WERROR=1 (default under CI), V=1.
 
@@ -60,6 +61,8 @@ endif
 STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 # Vectorscan's runtime only: the database is compiled at build time (tools/sigc.c).
 STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
+# zlib's deflate for the .tar.gz of `bundle` (docs/bundle.md says why not stored blocks).
+STATIC_LIBS += -Wl,-Bstatic -lz -Wl,-Bdynamic
 LDLIBS += $(STATIC_LIBS) -ldl -lm
 
 SRCS := $(shell find src -name '*.c' | sort)
@@ -71,11 +74,11 @@ GEN_OBJ := $(BUILD)/gen/kb_data.o
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1
+FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnccl.so.2
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench accuracy format clean check-static \
-	test-san test-clang fakes
+.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
+	check-static test-san test-clang fakes wheel
 all: $(BUILD)/cuda-doctor
 
 $(BUILD)/%.o: %.c
@@ -133,6 +136,10 @@ $(BUILD)/fakes/libnvidia-ml.so.1: tests/fakes/fake_nvml.c tests/fakes/fake_commo
 $(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libcuda.so.1 -o $@ $<
+
+$(BUILD)/fakes/libnccl.so.2: tests/fakes/fake_nccl.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libnccl.so.2 -o $@ $<
 
 fakes: $(FAKES)
 
@@ -197,6 +204,12 @@ test: deps
 	$(MAKE) fuzz
 	@echo "make test: all steps passed"
 
+# The wheel: the static binary and the thin Python module (python/), built
+# with Python's standard library alone (tools/wheel.py; docs/python.md).
+PY_SRCS := $(wildcard python/cuda_doctor/*.py)
+wheel: $(BUILD)/cuda-doctor $(PY_SRCS) tools/wheel.py docs/python.md
+	$(Q)python3 tools/wheel.py --binary $(BUILD)/cuda-doctor --version $(VERSION) --out $(BUILD)/dist
+
 $(BUILD)/bench/timeit: bench/timeit.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -o $@ $<
@@ -207,6 +220,14 @@ accuracy: all
 
 bench: all $(BUILD)/bench/timeit
 	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor
+
+# diff of 10,000 and 100,000 generated node reports beside jq -s (bench/diff.sh).
+$(BUILD)/bench/gen_reports: bench/gen_reports.c $(BUILD)/libcd.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -std=c11 -Wall -o $@ $< $(BUILD)/libcd.a $(LDLIBS)
+
+bench-diff: all $(BUILD)/bench/gen_reports
+	GEN=$(abspath $(BUILD)/bench/gen_reports) bench/diff.sh $(BUILD)/cuda-doctor
 
 clean:
 	rm -rf $(BUILD)

@@ -27,7 +27,7 @@ scripts/layers.sh || status=1
 scripts/style.sh || status=1
 
 if command -v shellcheck >/dev/null 2>&1; then
-	mapfile -t sh < <(ls scripts/*.sh bench/*.sh tests/e2e/*.sh .ci/run 2>/dev/null)
+	mapfile -t sh < <(ls scripts/*.sh bench/*.sh tests/e2e/*.sh ci/*.sh .ci/run 2>/dev/null)
 	shellcheck -S warning "${sh[@]}" || { echo "lint: shellcheck" >&2; status=1; }
 fi
 [ $status -eq 0 ] && echo "lint: clean"

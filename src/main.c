@@ -64,8 +64,16 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 		o->format = CD_FMT_JSON;
 	else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
 		o->format = CD_FMT_MARKDOWN;
+	else if (!strcmp(v, "html"))
+		o->format = CD_FMT_HTML;
+	else if (!strcmp(v, "prometheus"))
+		o->format = CD_FMT_PROMETHEUS;
 	else
-		return cli_usage_error(NULL, "--format '%s': expected text, json or markdown", v);
+		return cli_usage_error(
+			NULL,
+			"--format '%s': expected text, json or markdown, or html (or "
+			"prometheus for check)",
+			v);
 	return 0;
 }
 
@@ -159,6 +167,10 @@ int main(int argc, char **argv)
 	}
 	if (!cmd)
 		cmd = cli_find("check");
+	if (opts.format == CD_FMT_PROMETHEUS && strcmp(cmd->name, "check")) {
+		rc = cli_usage_error(NULL, "--format prometheus: only check writes metrics");
+		goto out;
+	}
 	opts.color = want_color(&opts);
 	rest[0] = (char *)cmd->name;
 	rc = cmd->run(nrest, rest, &opts);

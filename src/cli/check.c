@@ -1,10 +1,13 @@
 /* check: `cuda-doctor check` - probe everything, run every check, render. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "check/check.h"
+#include "check/fix/plan.h"
 #include "cli/cli.h"
+#include "core/outfile.h"
 #include "probe/probe.h"
 #include "report/render.h"
 
@@ -20,36 +23,72 @@ static void print_peak_memory(void)
 	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
 }
 
+/* check's own options: --deep, --volatile, -o FILE. */
+static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **out)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--deep"))
+			opts->deep = 1;
+		else if (!strcmp(argv[i], "--volatile"))
+			opts->keep_volatile = 1;
+		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (i + 1 >= argc || !*argv[i + 1])
+				return cli_usage_error("check", "%s needs a file name", argv[i]);
+			*out = argv[++i];
+		} else if (!strncmp(argv[i], "--output=", 9) && argv[i][9])
+			*out = argv[i] + 9;
+		else
+			return cli_usage_error("check", "unexpected argument '%s'", argv[i]);
+	}
+	return 0;
+}
+
 int cmd_check(int argc, char **argv, struct cd_opts *opts)
 {
 	struct cd_facts f;
 	struct cd_findings fs;
 	struct cd_render r;
+	struct cd_outfile out;
+	struct cd_plan *plan;
 	struct cd_err err = {0};
+	const char *path = NULL;
 	int rc;
 
-	if (argc > 1 && !strcmp(argv[1], "--deep"))
-		opts->deep = 1, argc--, argv++;
-	if (argc > 1)
-		return cli_usage_error("check", "unexpected argument '%s'", argv[1]);
+	if (parse_args(argc, argv, opts, &path))
+		return CD_EXIT_USAGE;
+	if (outfile_open(&out, path, &err)) {
+		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
+		return CD_EXIT_USAGE;
+	}
+	plan = calloc(1, sizeof(*plan));
 	facts_init(&f, opts);
-	if (root_init(&f.root, opts->root, &err)) {
+	if (!plan || root_init(&f.root, opts->root, &err)) {
 		facts_free(&f);
-		return cli_usage_error(NULL, "%s", err.msg);
+		outfile_abort(&out);
+		free(plan);
+		return plan ? cli_usage_error(NULL, "%s", err.msg) : CD_EXIT_INTERNAL;
 	}
 	probe_all(&f);
 	findings_init(&fs, &f.arena);
 	check_all(&f, &fs);
+	plan_of_findings(&f, &fs, &f.arena, plan);
 	render_init(&r, opts, "check");
+	r.out = out.fp;
+	r.plan = plan;
 	rc = render_report(&r, &f, &fs);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
 		print_peak_memory();
-	if (rc)
+	if (rc) {
+		outfile_abort(&out);
 		rc = CD_EXIT_INTERNAL;
-	else
+	} else if (outfile_commit(&out, &err)) {
+		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
+		rc = CD_EXIT_INTERNAL;
+	} else
 		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
-	if (fflush(stdout) != 0 && !rc)
-		rc = CD_EXIT_INTERNAL;
 	facts_free(&f);
+	free(plan);
 	return rc;
 }

@@ -4,7 +4,7 @@
 #ifndef CD_OPTS_H
 #define CD_OPTS_H
 
-enum cd_format { CD_FMT_TEXT = 0, CD_FMT_JSON, CD_FMT_MARKDOWN };
+enum cd_format { CD_FMT_TEXT = 0, CD_FMT_JSON, CD_FMT_MARKDOWN, CD_FMT_HTML, CD_FMT_PROMETHEUS };
 
 struct cd_opts {
 	const char *root; /* --root, NULL for / */
@@ -19,6 +19,7 @@ struct cd_opts {
 	int timeout_ms;	      /* --timeout, default 10 s */
 	char *const *envp;    /* NULL: the real environment */
 	int deep;	      /* check --deep: full fatbin walks, no caps on extensions */
+	int keep_volatile;    /* check --volatile: free and used GPU memory in the JSON */
 	const char *argv0;
 };
 

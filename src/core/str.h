@@ -35,6 +35,11 @@ void ver_cuda_str(int v, char *out, size_t cap);
  * value (CD_UNK). Returns buf. */
 const char *str_bytes(char *buf, size_t cap, int64_t b);
 
+/* A byte size as people write it: "80GiB", "80G" and "81920M" (binary),
+ * "80GB" (decimal), "1.5TiB", "85899345920"; 0, or CD_EFORMAT (no number, an
+ * unknown unit, a sign, 2^63 bytes or more; strtod's forms, hex included). */
+int str_parse_bytes(const char *s, int64_t *out);
+
 /* FNV-1a over n bytes, continuing from h (start with STR_FNV_SEED). */
 #define STR_FNV_SEED 0xcbf29ce484222325ULL
 uint64_t str_fnv1a(uint64_t h, const void *p, size_t n);

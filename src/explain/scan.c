@@ -47,17 +47,20 @@ static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
  * the end of the anchor the database found, so a message is found from its
  * own line, never only from its neighbours. */
 static void best_template(const struct sig *sg, size_t hit_slot, struct xs_hit *h, size_t n,
-			  long need)
+			  long need, int *wraps)
 {
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
 	size_t i, best = 0, st, en;
+	int at_end;
 
 	h->t = sg->tmpl[hit_slot];
 	h->ok = 0;
 	for (i = 0; i < sg->pattern.n; i++) {
 		size_t k;
-		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en) != 1)
+		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en, &at_end) != 1) {
+			*wraps |= at_end;
 			continue;
+		}
 		if (need >= 0 && ((size_t)need <= st || (size_t)need > en))
 			continue;
 		k = caps_set(sg->tmpl[i], caps);
@@ -100,17 +103,24 @@ static size_t join_end(const struct xs_scanner *s, size_t at)
 	return at;
 }
 
-/* Try the candidates, highest priority first, on [ws, we) of the chunk;
- * multi: the window spans several lines. Returns the winner or NULL. */
+/* Try the candidates, highest priority first, on their line, or (multi) on
+ * the lines around it joined; returns the winner or NULL. On the line, a
+ * candidate whose message may wrap (an attempt ran out of the line, or the
+ * anchor sits too near the line's start for the message to begin there) is
+ * marked in *wrap for the second try; only those are tried again. */
 static const struct xs_pending *try_window(struct xs_scanner *s, const struct xs_pending *cand,
-					   size_t nc, struct xs_hit *h, int multi)
+					   size_t nc, struct xs_hit *h, int multi, uint64_t *wrap)
 {
 	const struct sig *sigs = s->db->sigs.sigs;
 	size_t i;
 
 	for (i = 0; i < nc; i++) {
 		const struct xs_pending *c = &cand[i];
+		const struct tmpl *a = sigs[c->sig].tmpl[c->slot];
 		size_t ws, we;
+		int wraps = 0;
+		if (multi && !(*wrap >> i & 1))
+			continue;
 		memset(h, 0, sizeof(*h));
 		h->sig = c->sig;
 		if (multi) {
@@ -121,9 +131,12 @@ static const struct xs_pending *try_window(struct xs_scanner *s, const struct xs
 			we = s->seg_e - c->to > XS_WINDOW ? c->to + XS_WINDOW : s->seg_e;
 		}
 		h->w = s->c + ws;
-		best_template(&sigs[c->sig], c->slot, h, we - ws, multi ? (long)(c->to - ws) : -1);
+		best_template(&sigs[c->sig], c->slot, h, we - ws, multi ? (long)(c->to - ws) : -1,
+			      &wraps);
 		if (h->ok)
 			return c;
+		if (!multi && (wraps || c->to - s->seg_s < a->anchor_prefix + a->longest_lit))
+			*wrap |= (uint64_t)1 << i;
 	}
 	return NULL;
 }
@@ -148,6 +161,7 @@ static void flush(struct xs_scanner *s)
 	const struct xs_pending *p;
 	struct xs_hit h;
 	size_t nc = s->n_pend, i, j, ts, te;
+	uint64_t wrap = 0; /* candidates whose message may wrap */
 
 	s->seg_open = 0;
 	memcpy(cand, s->pend, nc * sizeof(cand[0]));
@@ -158,9 +172,9 @@ static void flush(struct xs_scanner *s)
 			cand[j] = cand[j - 1];
 			cand[j - 1] = tmp;
 		}
-	p = try_window(s, cand, nc, &h, 0);
-	if (!p)
-		p = try_window(s, cand, nc, &h, 1);
+	p = try_window(s, cand, nc, &h, 0, &wrap);
+	if (!p && wrap)
+		p = try_window(s, cand, nc, &h, 1, &wrap);
 	if (!p)
 		return;
 	s->res->hits++;
@@ -261,15 +275,25 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	if (!s->seg_open || to <= s->seg_s || to > s->seg_e)
 		open_segment(s, (size_t)to);
 	sig = s->db->sigs.pat_sig[id];
+	/* one candidate per pattern (not per signature): each pattern's anchor
+	 * is where its own match, or its wrapped message, is looked for */
 	for (i = 0; i < s->n_pend; i++)
-		if (s->pend[i].sig == sig)
+		if (s->pend[i].sig == sig && s->pend[i].slot == s->db->sigs.pat_slot[id])
 			return 0;
-	if (s->n_pend < XS_PENDING_MAX) {
-		s->pend[s->n_pend].sig = sig;
-		s->pend[s->n_pend].slot = s->db->sigs.pat_slot[id];
-		s->pend[s->n_pend].to = (size_t)to;
-		s->n_pend++;
+	if (s->n_pend == XS_PENDING_MAX) { /* a crowded line: the lowest priority gives way */
+		const struct sig *sigs = s->db->sigs.sigs;
+		size_t lo = 0;
+		for (i = 1; i < s->n_pend; i++)
+			if (sigs[s->pend[i].sig].priority < sigs[s->pend[lo].sig].priority)
+				lo = i;
+		if (sigs[s->pend[lo].sig].priority >= sigs[sig].priority)
+			return 0;
+		s->pend[lo] = s->pend[--s->n_pend];
 	}
+	s->pend[s->n_pend].sig = sig;
+	s->pend[s->n_pend].slot = s->db->sigs.pat_slot[id];
+	s->pend[s->n_pend].to = (size_t)to;
+	s->n_pend++;
 	return 0;
 }
 

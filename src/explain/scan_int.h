@@ -24,7 +24,7 @@ struct xs_db {
 
 enum { XS_ENC_UNDECIDED = 0, XS_ENC_RAW, XS_ENC_UTF16LE, XS_ENC_UTF16BE };
 
-#define XS_PENDING_MAX 32
+#define XS_PENDING_MAX 64 /* candidates of one line; past it the lowest priority gives way */
 
 struct xs_pending {
 	uint32_t sig;

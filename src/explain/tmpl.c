@@ -111,11 +111,11 @@ static int add_placeholder(struct tmpl *t, const char *s, const char *e, struct 
 	struct tmpl_op *op;
 	size_t k;
 
-	if (e - s == 1 && *s == '*') {
+	if (e - s == 1 && (*s == '*' || *s == '^' || *s == '$')) {
 		op = new_op(t, err);
 		if (!op)
 			return CD_EFORMAT;
-		op->kind = TMPL_ANY;
+		op->kind = *s == '*' ? TMPL_ANY : *s == '^' ? TMPL_BOL : TMPL_EOL;
 		return 0;
 	}
 	while (sep < e && *sep != ':' && *sep != '=')
@@ -170,13 +170,32 @@ static int check_adjacent(const struct tmpl *t, struct cd_err *err)
 {
 	size_t i;
 
-	for (i = 1; i < t->n_ops; i++) {
-		const struct tmpl_op *a = &t->ops[i - 1], *b = &t->ops[i];
-		if (a->kind != TMPL_LIT && a->kind != TMPL_WS && b->kind != TMPL_LIT &&
-		    b->kind != TMPL_WS)
+	for (i = 0; i < t->n_ops; i++) {
+		const struct tmpl_op *a = i ? &t->ops[i - 1] : NULL, *b = &t->ops[i];
+		if ((b->kind == TMPL_BOL && i) || (b->kind == TMPL_EOL && i + 1 < t->n_ops))
+			return err_set(err, CD_EFORMAT, "{^} only first, {$} only last");
+		if (a && a->kind != TMPL_LIT && a->kind != TMPL_WS && a->kind != TMPL_BOL &&
+		    b->kind != TMPL_LIT && b->kind != TMPL_WS && b->kind != TMPL_EOL)
 			return err_set(err, CD_EFORMAT, "two placeholders side by side");
 	}
 	return 0;
+}
+
+static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at);
+
+/* Bytes a line needs before the anchor for the template to start on it:
+ * the literals before the anchor, one byte for each blank or class. */
+static size_t anchor_prefix(const struct tmpl *t)
+{
+	size_t at = 0, i, k = 0;
+
+	if (!anchor_of(t, &at))
+		return 0;
+	for (i = 0; i < at; i++)
+		k += t->ops[i].kind == TMPL_LIT	  ? t->ops[i].len
+		     : t->ops[i].kind == TMPL_ANY ? 0
+						  : 1;
+	return k;
 }
 
 int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena *a,
@@ -231,6 +250,8 @@ int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena 
 		rc = err_set(err, CD_EFORMAT, "empty pattern");
 	if (!rc)
 		rc = check_adjacent(t, err);
+	if (!rc)
+		t->anchor_prefix = anchor_prefix(t);
 	return rc ? (rc == CD_ENOMEM ? rc : CD_EFORMAT) : 0;
 }
 
@@ -277,6 +298,8 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 				rc = buf_putc(out, '+');
 			break;
 		case TMPL_ANY: rc = buf_puts(out, "[^\\r\\n]*"); break;
+		case TMPL_BOL: rc = buf_putc(out, '^'); break;
+		case TMPL_EOL: rc = buf_putc(out, '$'); break;
 		case TMPL_SIZE:
 			rc = buf_puts(out, i == first ? "[0-9.] ?[KMGTPE]?i?B"
 						      : "[0-9.]+ ?[KMGTPE]?i?B");
@@ -287,33 +310,45 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 	return rc;
 }
 
-int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out)
+/* The op the database anchors the template on: the longest literal, but a
+ * literal with anything besides letters ("Error:", "/tuple:", "sm_",
+ * "libcudart.so") counts 4 bytes more: plain words ("parameter", "available",
+ * and "Pytorch" too, which a caseless match finds in every path) also turn up
+ * in ordinary training output, and every false anchor costs a confirmation.
+ * Case counts only for a template that matches case. NULL when the template
+ * has no literal. */
+static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at)
 {
 	const struct tmpl_op *best = NULL;
-	size_t i;
+	size_t i, best_score = 0;
 
-	size_t best_score = 0;
-
-	/* Longest, but a literal with anything besides lower-case letters
-	 * ("RuntimeError:", "/tuple:", "sm_") counts 4 bytes more: plain words
-	 * ("parameter", "available") also turn up in ordinary training output,
-	 * and every false anchor costs a confirmation. */
 	for (i = 0; i < t->n_ops; i++) {
 		const struct tmpl_op *o = &t->ops[i];
 		size_t j, score;
 		if (o->kind != TMPL_LIT)
 			continue;
 		score = o->len;
-		for (j = 0; j < o->len; j++)
-			if (o->lit[j] < 'a' || o->lit[j] > 'z') {
+		for (j = 0; j < o->len; j++) {
+			unsigned char c = (unsigned char)o->lit[j];
+			if ((c < 'a' || c > 'z') && (t->caseless ? c < 'A' || c > 'Z' : 1)) {
 				score += 4;
 				break;
 			}
+		}
 		if (!best || score > best_score) {
 			best = o;
 			best_score = score;
+			*at = i;
 		}
 	}
+	return best;
+}
+
+int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out)
+{
+	size_t at = 0;
+	const struct tmpl_op *best = anchor_of(t, &at);
+
 	if (!best)
 		return CD_EFORMAT;
 	return put_lit(out, best->lit, best->len);

@@ -25,7 +25,9 @@ enum tmpl_kind {
 	TMPL_WS,      /* a blank in the template: one or more spaces or tabs */
 	TMPL_CLASS,   /* one or more bytes of a class */
 	TMPL_ANY,     /* {*}: zero or more bytes of the line */
-	TMPL_SIZE     /* a size such as "20.00 MiB", "512 bytes" or "1.5GB" */
+	TMPL_SIZE,    /* a size such as "20.00 MiB", "512 bytes" or "1.5GB" */
+	TMPL_BOL,     /* {^}: the start of a line */
+	TMPL_EOL      /* {$}: the end of a line */
 };
 
 /* Character classes of the typed placeholders ({name:TYPE}). */
@@ -58,7 +60,8 @@ struct tmpl {
 	const char *cap_names[TMPL_CAPS_MAX];
 	uint8_t cap_is_size[TMPL_CAPS_MAX];
 	int caseless;
-	size_t longest_lit; /* bytes of the longest literal, for the lint */
+	size_t longest_lit;   /* bytes of the longest literal, for the lint */
+	size_t anchor_prefix; /* bytes a line needs before the anchor for a match to start on it */
 };
 
 struct tmpl_cap {
@@ -75,9 +78,11 @@ CD_WUR int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
  * template also matches one line break with the blanks around it ({*} and
  * the placeholders never cross a line break). */
 int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps);
-/* The same, with the matched bytes p[*start, *end) on a match. */
+/* The same, with the matched bytes p[*start, *end) on a match; *at_end is
+ * set when an attempt ran out of input with ops left (the message may go on
+ * on the next line). */
 int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
-		    size_t *start, size_t *end);
+		    size_t *start, size_t *end, int *at_end);
 /* The template's longest literal as a Vectorscan expression: the scanner's
  * database holds these anchors only (literal search runs at memory speed)
  * and tmpl_match confirms each line an anchor hits. Every line the template

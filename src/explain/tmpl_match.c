@@ -44,7 +44,8 @@ struct mstate {
 	size_t n;
 	size_t steps;
 	struct tmpl_cap *caps;
-	size_t end; /* where the last op ended, on a match */
+	size_t end;	 /* where the last op ended, on a match */
+	int reached_end; /* an attempt ran out of input with ops left */
 };
 
 static int is_blank(unsigned char c)
@@ -69,9 +70,16 @@ static size_t ws_len(const uint8_t *p, size_t n)
 	return k;
 }
 
+/* ASCII case folding by table: the matcher's inner loops call it per byte,
+ * and tolower() is a function call into the locale. */
+static unsigned char fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
+}
+
 static int eqc(unsigned char a, unsigned char b, int caseless)
 {
-	return a == b || (caseless && tolower(a) == tolower(b));
+	return a == b || (caseless && fold(a) == fold(b));
 }
 
 static int lit_at(const struct tmpl_op *o, const uint8_t *p, size_t n, size_t pos, int caseless)
@@ -83,7 +91,7 @@ static int lit_at(const struct tmpl_op *o, const uint8_t *p, size_t n, size_t po
 	if (!caseless)
 		return !memcmp(p + pos, o->lit, o->len);
 	for (i = 0; i < o->len; i++)
-		if (!eqc(p[pos + i], (unsigned char)o->lit[i], 1))
+		if (fold(p[pos + i]) != fold((unsigned char)o->lit[i]))
 			return 0;
 	return 1;
 }
@@ -164,6 +172,8 @@ static int m(struct mstate *s, size_t op, size_t pos)
 		s->end = pos;
 		return 1;
 	}
+	if (pos >= s->n)
+		s->reached_end = 1;
 	o = &t->ops[op];
 	if (o->kind == TMPL_LIT) {
 		if (!lit_at(o, s->p, s->n, pos, t->caseless))
@@ -171,6 +181,13 @@ static int m(struct mstate *s, size_t op, size_t pos)
 		set_cap(s, o, pos, o->len);
 		return m(s, op + 1, pos + o->len);
 	}
+	if (o->kind == TMPL_BOL) /* at the window's start, or after a line break */
+		return pos == 0 || s->p[pos - 1] == '\n' || s->p[pos - 1] == '\r'
+			       ? m(s, op + 1, pos)
+			       : 0;
+	if (o->kind == TMPL_EOL)
+		return pos == s->n || s->p[pos] == '\n' || s->p[pos] == '\r' ? m(s, op + 1, pos)
+									     : 0;
 	if (o->kind == TMPL_SIZE) {
 		k = size_len(s->p + pos, s->n - pos, t->caseless);
 		if (!k)
@@ -198,11 +215,29 @@ static const uint8_t *find_lit(const struct tmpl_op *o, const uint8_t *p, size_t
 {
 	size_t i;
 
+	unsigned char lo, up;
+
 	if (!caseless)
 		return from <= n ? memmem(p + from, n - from, o->lit, o->len) : NULL;
-	for (i = from; i + o->len <= n; i++)
+	if (o->len > n)
+		return NULL;
+	/* the first byte in either case by memchr (a letter: the two cases are
+	 * looked for in turn, the nearer wins), then the rest folded */
+	lo = fold((unsigned char)o->lit[0]);
+	up = lo >= 'a' && lo <= 'z' ? (unsigned char)(lo - 0x20) : lo;
+	for (i = from; i + o->len <= n;) {
+		const uint8_t *a = memchr(p + i, lo, n - o->len + 1 - i), *b = NULL;
+		if (up != lo)
+			b = memchr(p + i, up, (size_t)((a ? a : p + n - o->len + 1) - (p + i)));
+		if (b)
+			a = b;
+		if (!a)
+			return NULL;
+		i = (size_t)(a - p);
 		if (lit_at(o, p, n, i, 1))
-			return p + i;
+			return a;
+		i++;
+	}
 	return NULL;
 }
 
@@ -210,10 +245,13 @@ static const uint8_t *find_lit(const struct tmpl_op *o, const uint8_t *p, size_t
  * leading class followed by a literal, at the start of the class run before
  * each occurrence of that literal (walked back at most 4 KiB: a match that
  * starts further back also starts there); else anywhere its first op fits. */
-static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
-		     size_t *start, size_t *end)
+
+static int match_ops(struct mstate *s, size_t *start, size_t *end)
 {
-	struct mstate s = {t, p, n, 0, caps, 0};
+	const struct tmpl *t = s->t;
+	const uint8_t *p = s->p;
+	size_t n = s->n;
+	struct tmpl_cap *caps = s->caps;
 	const struct tmpl_op *o0 = &t->ops[0];
 	const uint8_t *q;
 	size_t i, from = 0;
@@ -227,10 +265,10 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 		return 0;
 	if (o0->kind == TMPL_LIT) {
 		while ((q = find_lit(o0, p, n, from, t->caseless))) {
-			r = m(&s, 0, (size_t)(q - p));
+			r = m(s, 0, (size_t)(q - p));
 			if (r > 0) {
 				*start = (size_t)(q - p);
-				*end = s.end;
+				*end = s->end;
 			}
 			if (r)
 				return r;
@@ -243,13 +281,13 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 			size_t at = (size_t)(q - p), st = at, lim = at > 4096 ? at - 4096 : 0;
 			while (st > lim && in_class(o0->cls, p[st - 1], t->caseless))
 				st--;
-			if (st < at && (r = m(&s, 0, st)) != 0) {
+			if (st < at && (r = m(s, 0, st)) != 0) {
 				*start = st;
-				*end = s.end;
+				*end = s->end;
 				return r;
 			}
 			from = at + 1;
-			if (s.steps > TMPL_STEPS_MAX)
+			if (s->steps > TMPL_STEPS_MAX)
 				return -1;
 		}
 		return 0;
@@ -257,10 +295,10 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 	for (i = 0; i < n; i++) {
 		if (!could_start(t, 0, p[i]))
 			continue;
-		r = m(&s, 0, i);
+		r = m(s, 0, i);
 		if (r > 0) {
 			*start = i;
-			*end = s.end;
+			*end = s->end;
 		}
 		if (r)
 			return r;
@@ -268,19 +306,30 @@ static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tm
 	return 0;
 }
 
+static int match_raw(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
+		     size_t *start, size_t *end, int *reached_end)
+{
+	struct mstate s = {t, p, n, 0, caps, 0, 0};
+	int r = match_ops(&s, start, end);
+
+	*reached_end = s.reached_end;
+	return r;
+}
+
 /* A version at the end of a sentence ("capability 6.0.") keeps its digits
  * only: a trailing dot is never part of a version. */
 int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps)
 {
 	size_t start, end;
+	int at_end;
 
-	return tmpl_match_span(t, p, n, caps, &start, &end);
+	return tmpl_match_span(t, p, n, caps, &start, &end, &at_end);
 }
 
 int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
-		    size_t *start, size_t *end)
+		    size_t *start, size_t *end, int *at_end)
 {
-	int r = match_raw(t, p, n, caps, start, end);
+	int r = match_raw(t, p, n, caps, start, end, at_end);
 	size_t i;
 
 	if (r <= 0)

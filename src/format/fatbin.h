@@ -88,6 +88,29 @@ uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
 /* Add the counts and arch sets of src to dst. */
 void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src);
 
+/* The walk over a stream (a library inflating out of a zip member): the
+ * bytes are fed in order, in chunks of any size, and never stored. A
+ * container is looked for at each 8-byte aligned offset of the stream (a
+ * .nv_fatbin section is 8-byte aligned in its file) with the checks of
+ * fatbin_scan (version 1, a 16-byte header, entry headers of 64 to 4096
+ * bytes that fit); its entries are accounted as they pass and their payloads
+ * skipped. A container whose first entry does not check out is dropped; one
+ * that breaks later keeps what was read (sum.partial). */
+struct fatbin_stream {
+	uint64_t off;	     /* bytes fed */
+	uint64_t next;	     /* where the next header starts */
+	uint64_t start, end; /* the container being walked; end 0 while seeking */
+	int checked;	     /* its first entry checked out */
+	size_t held;
+	uint8_t hold[FATBIN_ENTRY_MIN]; /* a header split between two chunks */
+	struct fatbin_summary cur, sum;
+};
+
+void fatbin_stream_init(struct fatbin_stream *s);
+void fatbin_stream_feed(struct fatbin_stream *s, const uint8_t *p, size_t n);
+/* The stream ended: a container still open is partial. */
+void fatbin_stream_end(struct fatbin_stream *s);
+
 /* "sm_90a", "compute_100f", "lto_80" for a key of the given kind. */
 void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap);
 

@@ -5,7 +5,8 @@
  * one); an `a` cubin only on exactly A.B; an `f` cubin within its family at
  * >= A.B; PTX compute_AB is JIT-compiled for any CC >= A.B (`a` PTX exactly,
  * `f` PTX within the family). And which official torch wheel covers a CC,
- * from data/torch_cuda.tsv's arch lists, and which compute capabilities an
+ * from data/torch_cuda.tsv's arch lists (read through kb/torchrel.h; the
+ * install line of `fix` is check/install.h's), and which compute capabilities an
  * nvcc can build for (data/gpu_arch.tsv). Pure functions; nothing allocates;
  * the table is read on each call into caller storage. */
 #ifndef CD_ARCHCOV_H

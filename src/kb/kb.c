@@ -103,3 +103,19 @@ const char *kb_tsv_get(const struct kb_tsv *t, const char *name)
 		return NULL;
 	return (size_t)c < t->nfields ? t->fields[c] : "";
 }
+
+const char *kb_pool_dup(struct kb_pool *pool, const char *s)
+{
+	size_t n;
+	char *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	if (n > pool->cap - pool->len)
+		return NULL;
+	d = pool->p + pool->len;
+	memcpy(d, s, n);
+	pool->len += n;
+	return d;
+}

@@ -52,5 +52,12 @@ typedef int (*kb_row_fn)(const struct kb_tsv *t, void *ctx);
  * CD_ENOENT when the table is not embedded, CD_ENOMEM; else what row
  * returned to stop. */
 CD_WUR int kb_tsv_each(const char *name, kb_row_fn row, void *ctx);
+/* A fixed pool for tables parsed once into static storage: kb_pool_dup
+ * copies s (NULL or too big for what is left: NULL). Never freed. */
+struct kb_pool {
+	char *p;
+	size_t len, cap;
+};
+CD_WUR const char *kb_pool_dup(struct kb_pool *pool, const char *s);
 
 #endif

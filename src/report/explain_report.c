@@ -366,11 +366,13 @@ int xr_render(FILE *out, struct xs_result *r, const struct xr_opts *o)
 	json_t *j;
 	int rc;
 
-	if (o->format == CD_FMT_JSON) {
+	if (o->format == CD_FMT_JSON || o->format == CD_FMT_HTML) {
 		j = xr_json(r, o);
 		if (!j)
 			return CD_ENOMEM;
-		rc = json_print(out, j);
+		rc = o->format == CD_FMT_JSON
+			     ? json_print(out, j)
+			     : html_print(out, j, o->command ? o->command : "explain");
 		json_decref(j);
 		return rc;
 	}

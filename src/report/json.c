@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "format/fatbin.h"
+#include "report/fleet.h"
 #include "report/render.h"
 
 /* Copy s, replacing each byte that does not start a valid UTF-8 sequence
@@ -346,6 +347,11 @@ json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, cons
 	json_object_set_new(o, "container", j_container(&f->container));
 	json_object_set_new(o, "findings", json_findings(fs));
 	return o;
+}
+
+json_t *json_check_report(const struct cd_facts *f, const struct cd_findings *fs)
+{
+	return fleet_stamp(json_report(f, fs, "check"), f->opts && f->opts->keep_volatile);
 }
 
 int json_print(FILE *out, json_t *root)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Accuracy of `cuda-doctor explain` on real logs from public issue threads.
 #
-#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test (default: both)
+#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test, test2 (default: all)
 #
 # Each PART/NAME.log has a sidecar PART/NAME.expect with the thread's url, the
 # category the thread established as the root cause and, when the log states
@@ -23,7 +23,7 @@ if [ "${1:-}" = -v ]; then
 	shift
 fi
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(tune test)
+[ ${#parts[@]} -gt 0 ] || parts=(tune test test2)
 command -v jq >/dev/null || { echo "accuracy: jq is needed" >&2; exit 2; }
 [ -x "$CD" ] || { echo "accuracy: no binary at $CD (set CD_BIN)" >&2; exit 2; }
 tmp=$(mktemp -d)

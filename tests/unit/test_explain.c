@@ -164,6 +164,29 @@ static void tmpl_any_and_version(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_line_bounds(void **state)
+{
+	/* {^} and {$}: a line's start and end (or a break in a joined window) */
+	struct tmx m;
+	const char *a = "Killed", *b = "  Killed", *c = "3/8 [00:02<00:03]Killed",
+		   *d = "x\nKilled\n";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "{^}Killed{$}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)a, strlen(a), m.caps), 1);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)b, strlen(b), m.caps), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)c, strlen(c), m.caps), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)d, strlen(d), m.caps), 1);
+	arena_free(&m.a);
+	assert_int_equal(tm_compile(&m, "]Killed{$}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)c, strlen(c), m.caps), 1);
+	arena_free(&m.a);
+	assert_int_not_equal(tm_compile(&m, "Killed{^}"), 0); /* {^} only first */
+	arena_free(&m.a);
+	assert_int_not_equal(tm_compile(&m, "{$}Killed"), 0); /* {$} only last */
+	arena_free(&m.a);
+}
+
 static void tmpl_regex_text(void **state)
 {
 	struct tmx m;
@@ -608,8 +631,9 @@ static void scan_root_cause_rule(void **state)
 	/* the undefined symbol comes first, but the cuDNN of another release on
 	 * the path (lib-path-pollution) causes it: the cause ranks first */
 	const char log[] =
-		"ImportError: /x/torch/lib/libtorch_python.so: undefined symbol: "
-		"_ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t\n"
+		"ImportError: /home/x/DCNv2/_ext.cpython-36m-x86_64-linux-gnu.so: undefined "
+		"symbol: "
+		"_ZN3c105ErrorC1ENS_14SourceLocationERKSs\n"
 		"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, "
 		"2) but linked against (8, 0, 3)\n";
 	struct xs_result *r = scan(log);
@@ -848,6 +872,7 @@ int main(void)
 		cmocka_unit_test(tmpl_captures),
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
+		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
 		cmocka_unit_test(tmpl_errors),
 		cmocka_unit_test(tmpl_bounded_work),

@@ -73,7 +73,12 @@ static void list_files(const struct cd_model_facts *m, struct cd_finding *x, str
 static void refetch(const struct cd_model_facts *m, struct cd_finding *x, struct cd_arena *a,
 		    int force)
 {
-	if (m->source == MD_SRC_CACHE)
+	if (m->source == MD_SRC_HUB)
+		finding_fix(x, a,
+			    "# these are the files on the Hub (%s): pin another --revision, or "
+			    "tell the repository's owners",
+			    m->hub.url);
+	else if (m->source == MD_SRC_CACHE)
 		finding_fix(x, a, "hf download %s%s%s%s", m->spec,
 			    strcmp(m->revision, "main") ? " --revision " : "",
 			    strcmp(m->revision, "main") ? m->revision : "",

@@ -70,7 +70,7 @@ static struct md_file *file_get(struct cd_facts *f, struct cd_model_facts *m, co
 	mf = &w->files[w->n_files++];
 	mf->name = arena_strdup(&f->arena, name);
 	mf->path = fsu_path(&f->arena, m->dir, name);
-	mf->state = md_check_file(f, mf->path, &mf->size, &mf->blob, &mf->problem);
+	mf->state = md_check_file(f, m, mf->path, &mf->size, &mf->blob, &mf->problem);
 	if (mf->size != CD_UNK)
 		w->disk_bytes += (uint64_t)mf->size;
 	return mf;
@@ -153,11 +153,11 @@ static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struc
 	if (!mf || mf->state != MD_F_OK)
 		return;
 	buf_init(&b, (size_t)ST_HEADER_MAX + 16);
-	rc = md_read_prefix(f, mf->path, PREFIX_FIRST, &b, &size, &err);
+	rc = md_read_prefix(f, m, mf->path, PREFIX_FIRST, &b, &size, &err);
 	if (!rc)
 		rc = st_header_len((const uint8_t *)b.p, b.len, size, &hlen, &err);
 	if (!rc && 8 + hlen > b.len)
-		rc = md_read_prefix(f, mf->path, (size_t)(8 + hlen), &b, &size, &err);
+		rc = md_read_prefix(f, m, mf->path, (size_t)(8 + hlen), &b, &size, &err);
 	if (!rc)
 		rc = st_parse((const uint8_t *)b.p, b.len, size, &f->arena, &st, &err);
 	if (rc) {
@@ -199,7 +199,7 @@ static json_t *read_index(struct cd_facts *f, struct cd_model_facts *m, const ch
 	if (!mf || mf->state != MD_F_OK)
 		return NULL;
 	buf_init(&b, INDEX_MAX);
-	if (file_read(&f->root, mf->path, INDEX_MAX, &b, &err)) {
+	if (md_read_file(f, m, mf->path, INDEX_MAX, &b, &err)) {
 		m->w.index_error = arena_printf(&f->arena, "%s: %s", name, err.msg);
 	} else if (!(doc = json_loadb(b.p, b.len, 0, &je))) {
 		m->w.index_error = arena_printf(&f->arena, "%s is not valid JSON: %s (line %d)",
@@ -280,19 +280,35 @@ static void scan_broken(struct cd_facts *f, struct cd_model_facts *m)
 		enum md_fstate s;
 		if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
 			continue;
-		s = md_check_file(f, fsu_path(&f->arena, m->dir, e->d_name), &size, NULL, &problem);
+		s = md_check_file(f, m, fsu_path(&f->arena, m->dir, e->d_name), &size, NULL,
+				  &problem);
 		if (s == MD_F_DANGLING || s == MD_F_LOOP)
 			file_get(f, m, e->d_name);
 	}
 	closedir(d);
 }
 
+/* The first *.gguf by name, the others counted. */
 static const char *first_gguf(struct cd_facts *f, struct cd_model_facts *m)
 {
-	DIR *d = file_opendir(&f->root, m->dir);
+	DIR *d;
 	struct dirent *e;
 	const char *best = NULL;
+	size_t i;
 
+	if (m->source == MD_SRC_HUB) {
+		for (i = 0; i < m->hub.n_files; i++) {
+			const char *n = m->hub.files[i].name;
+			if (!str_has_suffix(n, ".gguf") || strchr(n, '/'))
+				continue;
+			if (best)
+				m->w.n_other_gguf++;
+			if (!best || strcmp(n, best) < 0)
+				best = n;
+		}
+		return best;
+	}
+	d = file_opendir(&f->root, m->dir);
 	if (!d)
 		return NULL;
 	while ((e = readdir(d)))
@@ -311,7 +327,7 @@ static int present(struct cd_facts *f, struct cd_model_facts *m, const char *nam
 	int64_t size;
 	const char *problem;
 
-	return md_check_file(f, fsu_path(&f->arena, m->dir, name), &size, NULL, &problem) !=
+	return md_check_file(f, m, fsu_path(&f->arena, m->dir, name), &size, NULL, &problem) !=
 	       MD_F_MISSING;
 }
 
@@ -347,7 +363,8 @@ void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 		finish(f, &m->w, &acc);
 		return;
 	}
-	scan_broken(f, m);
+	if (m->source != MD_SRC_HUB)
+		scan_broken(f, m);
 	if (present(f, m, "model.safetensors.index.json")) {
 		sharded(f, m, "model.safetensors.index.json", 1, &acc);
 	} else if (present(f, m, "model.safetensors")) {
@@ -436,7 +453,7 @@ void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *n
 	buf_init(&b, GGUF_PREFIX_MAX + 16);
 	/* The header's size is unknown: read more until it fits (or the cap). */
 	for (;;) {
-		rc = md_read_prefix(f, mf->path, want, &b, &size, &err);
+		rc = md_read_prefix(f, m, mf->path, want, &b, &size, &err);
 		if (!rc)
 			rc = gguf_parse((const uint8_t *)b.p, b.len, size, &f->arena, &g, &err);
 		if (rc != CD_ERANGE || !g.need_more || want >= GGUF_PREFIX_MAX)

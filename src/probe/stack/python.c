@@ -213,6 +213,22 @@ static void classify(struct ctx *c)
 										      : "system";
 }
 
+/* The tool that made the environment, when it keeps a project around it:
+ * uv's project (a .venv beside pyproject.toml and uv.lock) and pixi's
+ * workspace (environments live in <workspace>/.pixi/envs/<name>). */
+static void manager(struct ctx *c)
+{
+	struct cd_python_facts *py = c->py;
+	const char *up = parent(c->a, py->prefix), *px = strstr(py->prefix, "/.pixi/envs/");
+
+	if (py->kind && !strcmp(py->kind, "uv") && up &&
+	    file_is_reg(&c->f->root, fsu_path(c->a, up, "uv.lock")) &&
+	    file_is_reg(&c->f->root, fsu_path(c->a, up, "pyproject.toml")))
+		py->uv_project = up;
+	if (py->kind && !strcmp(py->kind, "conda") && px && px > py->prefix)
+		py->pixi_workspace = arena_strndup(c->a, py->prefix, (size_t)(px - py->prefix));
+}
+
 /* X.Y from "python3.12" style names. */
 static const char *xy_from_name(struct ctx *c, const char *name)
 {
@@ -494,6 +510,7 @@ void python_probe(struct cd_facts *f, struct cd_python_facts *py)
 	if (!py->prefix)
 		return;
 	classify(c);
+	manager(c);
 	check_interpreter(c);
 	find_version(c);
 	if (!py->implementation && py->kind)
