@@ -223,12 +223,19 @@ static int write_env(struct job *j)
 	if (!j->n_env)
 		return 0;
 	buf_init(&b, 0);
-	buf_printf(&b,
-		   "# written by cuda-doctor fix --apply (%s UTC); use it with: . ./%s\n"
-		   "# undo: remove this file (and open a new shell)\n",
-		   j->stamp, j->o->env_file);
-	for (i = 0; i < j->n_env; i++)
-		buf_printf(&b, "%s\n", j->env[i]);
+	rc = buf_printf(&b,
+			"# written by cuda-doctor fix --apply (%s UTC); use it with: . ./%s\n"
+			"# undo: remove this file (and open a new shell)\n",
+			j->stamp, j->o->env_file);
+	for (i = 0; !rc && i < j->n_env; i++)
+		rc = buf_printf(&b, "%s\n", j->env[i]);
+	if (rc) { /* a file cut short would lose settings: none is written */
+		fprintf(j->o->ask, "cuda-doctor fix: cannot write %s: %s\n", j->o->env_file,
+			err_name(rc));
+		buf_free(&b);
+		return -1;
+	}
+	rc = -1;
 	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", j->o->env_file, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, b.p, b.len) != (ssize_t)b.len || fsync(fd)) {

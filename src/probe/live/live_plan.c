@@ -201,7 +201,9 @@ static size_t from_cuda(struct cd_facts *f, struct cd_live_facts *lf, const char
 	e.f = f;
 	e.lf = lf;
 	lf->enumerated_by = "cuda";
-	isolate_run(&j, 1, left > ENUM_MAX_MS ? ENUM_MAX_MS : left > 0 ? (int)left : 1, 0, NULL);
+	/* a child that did not start is ISO_NOT_RUN with its error: the step says so */
+	(void)!isolate_run(&j, 1, left > ENUM_MAX_MS ? ENUM_MAX_MS : (int)(left > 0 ? left : 1), 0,
+			   NULL);
 	memset(&one, 0, sizeof(one));
 	if (live_devices_alloc(&one, &f->arena, 1) == 0) {
 		tmp = one.devices[0];

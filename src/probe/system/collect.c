@@ -240,7 +240,8 @@ static void dpkg_line(void *ctx, const char *name, const char *arch, const char 
 {
 	struct cd_buf *b = ctx;
 
-	(void)buf_printf(b, "%s\t%s\t%s\n", name, *arch ? arch : "-", version);
+	/* past the cap the listing stops: an append is whole or not at all */
+	(void)!buf_printf(b, "%s\t%s\t%s\n", name, *arch ? arch : "-", version);
 }
 
 void col_dpkg(const struct cd_facts *f, struct col_text *out)
