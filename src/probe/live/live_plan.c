@@ -234,9 +234,9 @@ static int filter(struct cd_facts *f, const char *list, struct cand *c, size_t *
 	size_t i, m = 0;
 
 	while (*list) {
-		size_t len = strcspn(list, ","), hit = 0;
+		size_t len = strcspn(list, ",");
 		char tok[96];
-		int ord;
+		int ord, hit = 0;
 		str_ncopy(tok, sizeof(tok), list, len);
 		str_trim(tok);
 		if (tok[0] && !str_to_int(tok, 0, DEVICES_MAX - 1, &ord) && (size_t)ord < *n)

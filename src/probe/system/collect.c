@@ -110,7 +110,7 @@ static size_t keep_lines(const char *p, size_t n, struct cd_buf *out)
 	for (off = 0; off < n;) {
 		const char *nl = memchr(p + off, '\n', n - off);
 		size_t len = nl ? (size_t)(nl - (p + off)) : n - off;
-		total += wanted(p + off, len);
+		total += (size_t)wanted(p + off, len);
 		off += len + 1;
 	}
 	skip = total > COL_KLOG_LINES ? total - COL_KLOG_LINES : 0;
