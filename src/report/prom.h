@@ -9,9 +9,10 @@
 
 #include <stdio.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
 
-int prom_report(FILE *out, const struct cd_facts *f, const struct cd_findings *fs);
+CD_WUR int prom_report(FILE *out, const struct cd_facts *f, const struct cd_findings *fs);
 
 #endif
