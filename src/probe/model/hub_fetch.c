@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/arena.h"
+#include "core/span.h"
 #include "core/str.h"
 #include "format/gguf.h"
 #include "probe/http.h"
@@ -139,16 +140,6 @@ static int fetch_whole(struct fetch *x, const char *name, size_t max, struct htt
 	return r->status == 200 ? 0 : -1;
 }
 
-static uint64_t le64(const char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = (v << 8) | (unsigned char)p[i];
-	return v;
-}
-
 /* A safetensors file's 8-byte length and JSON header, by range requests. */
 static void fetch_header(struct fetch *x, const char *name)
 {
@@ -159,7 +150,7 @@ static void fetch_header(struct fetch *x, const char *name)
 	buf_init(&u, 1 << 16);
 	if (get(x, name, file_url(x, &u, name), 0, HUB_PREFIX_FIRST, HUB_PREFIX_FIRST, &r))
 		goto out;
-	need = r.body.len >= 8 ? le64(r.body.p) + 8 : 0;
+	need = r.body.len >= 8 ? span_le0((const uint8_t *)r.body.p, r.body.len, 0, 8) + 8 : 0;
 	if ((r.status == 206 || r.status == 200) && need > r.body.len && need <= HUB_HEADER_MAX) {
 		http_resp_free(&r);
 		if (get(x, name, u.p, 0, need, (size_t)need, &r))
