@@ -14,6 +14,7 @@
 
 #include "cli/fix_int.h"
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 
 #define MOVES_MAX 128
@@ -82,8 +83,7 @@ static int add_moves(struct job *j, const struct cd_facts *f, const struct cd_ji
 		struct move *m = &j->moves[j->n_moves];
 		const char *rel = inside(jf->cache.root, s->moves[i].path);
 		if (!rel || root_entry_path(&f->root, s->moves[i].path, m->from, sizeof(m->from)) ||
-		    (size_t)snprintf(m->to, sizeof(m->to), "%s/%s", j->backup, rel) >=
-			    sizeof(m->to))
+		    fsu_join(m->to, sizeof(m->to), j->backup, rel))
 			continue;
 		m->done = 0;
 		j->n_moves++;
@@ -332,8 +332,8 @@ static void prune(const char *dir, int depth)
 	while (d && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < sizeof(sub) &&
-		    lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+		if (!fsu_join(sub, sizeof(sub), dir, e->d_name) && lstat(sub, &st) == 0 &&
+		    S_ISDIR(st.st_mode))
 			prune(sub, depth + 1);
 	}
 	if (d)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "facts/stack.h"
 #include "kb/redactkb.h"
@@ -146,7 +147,8 @@ int bundle_put(struct bundle_ctx *c, const char *name, const struct cd_buf *out,
 	char full[256];
 	int rc;
 
-	snprintf(full, sizeof(full), "%s/%s", BUNDLE_TOP, name);
+	if (fsu_join(full, sizeof(full), BUNDLE_TOP, name))
+		return err_set(err, CD_ERANGE, "%s: member name too long", name);
 	rc = targz_add(&c->tz, full, out->p ? out->p : "", out->len, err);
 	if (!rc) {
 		c->res->members++;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "core/vec.h"
 
@@ -283,8 +284,7 @@ static int read_dir(struct diff *d, const char *path, int verify)
 	if (!rc && !n)
 		rc = bad(d, path, "no *.json report in this directory");
 	for (i = 0; i < n; i++) {
-		if (!rc &&
-		    snprintf(full, sizeof(full), "%s/%s", path, names[i]) < (int)sizeof(full))
+		if (!rc && !fsu_join(full, sizeof(full), path, names[i]))
 			rc = read_file(d, full, verify);
 		free(names[i]);
 	}
