@@ -25,12 +25,28 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wvla -Wpointer-arith -Wundef -Wwrite-strings -Wno-unused-parameter \
-	-Wimplicit-fallthrough
+	-Wimplicit-fallthrough -Wconversion -Wsign-conversion
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_GNU_SOURCE -DCD_VERSION='"$(VERSION)"'
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fno-strict-aliasing -fstack-protector-strong -MMD -MP
+
+# Guard rails of every build (docs/contributing.md): a full RELRO, bound at
+# load time, and glibc's checked string and memory functions wherever the
+# code is optimised (_FORTIFY_SOURCE needs -O1 or more). The sanitizer and
+# fuzzer builds leave fortification out: their runtimes do not intercept the
+# __*_chk functions, so it would hide from them the bugs they are there for.
+HARDEN_LD := -Wl,-z,relro,-z,now
+LDFLAGS += $(HARDEN_LD)
+ifeq ($(SAN)$(FUZZ),)
+ifneq ($(filter -O1 -O2 -O3 -Os -Og -Ofast,$(CFLAGS)),)
+CPPFLAGS += -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+endif
+else
+CPPFLAGS += -U_FORTIFY_SOURCE
+endif
 ifeq ($(WERROR),1)
 CFLAGS += -Werror
+TOOL_WERROR := -Werror
 endif
 ifeq ($(SAN),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -72,7 +88,7 @@ $(BUILD)/%.o: %.c
 # The knowledge base: data/ files embedded as byte arrays.
 $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -O1 -std=c11 -Wall -o $@ $<
+	$(Q)$(CC) -O1 -std=c11 $(WARN) $(TOOL_WERROR) -o $@ $<
 
 # The folders too: a file removed from data/ must leave the binary as well.
 $(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES) $(sort $(dir $(DATA_FILES)))
@@ -87,11 +103,12 @@ $(LIB_OBJS): | $(GEN_DATA)
 # Log signatures: sigc validates data/signatures (samples must match, near
 # misses must not; a failure stops the build) and compiles one database.
 SIG_FILES := $(sort $(wildcard data/signatures/*.txt)) data/explain_fallback.tsv
-SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/sigdb.c src/core/arena.c \
-	src/core/buf.c src/core/err.c src/core/str.c
+SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/tmpl_match.c src/explain/sigdb.c \
+	src/core/arena.c src/core/buf.c src/core/err.c src/core/span.c src/core/str.c src/core/vec.c
 $(BUILD)/tools/sigc: $(SIGC_SRCS) $(wildcard src/explain/*.h src/core/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc -Wall -o $@ $(SIGC_SRCS) -lhs -lstdc++ -lm
+	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(TOOL_WERROR) -o $@ $(SIGC_SRCS) \
+		-lhs -lstdc++ -lm
 $(BUILD)/gen/sigdb.c: $(BUILD)/tools/sigc $(SIG_FILES)
 	@mkdir -p $(dir $@)
 	$(Q)$(BUILD)/tools/sigc $@ $(SIG_FILES)
@@ -148,7 +165,9 @@ format:
 fuzz-build:
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang FUZZ=1 $(BUILD)/fuzz/libcd.a
 	@set -e; for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-		clang $(CPPFLAGS) -I$(BUILD)/fuzz/gen -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		clang $(filter-out -D_FORTIFY_SOURCE=2,$(CPPFLAGS)) -U_FORTIFY_SOURCE -I$(BUILD)/fuzz/gen \
+		-std=c11 -g -O1 $(WARN) -Wno-missing-prototypes $(TOOL_WERROR) \
+		-fsanitize=fuzzer,address,undefined $(HARDEN_LD) \
 		-o $(BUILD)/fuzz/$$n $$f $(BUILD)/fuzz/libcd.a $(LDLIBS); done
 
 fuzz: fuzz-build

@@ -124,6 +124,22 @@ static int torch_runtime(const struct cd_facts *f, const char **cudart)
 	return rt;
 }
 
+/* The verdict on code that needs CUDA rt on this driver, with both versions
+ * as text (COMPAT_TEXT bytes each); 0 when there is nothing to say (it runs,
+ * or one of them is unknown). */
+#define COMPAT_TEXT 16
+static int judge(const struct cd_facts *f, int rt, struct compat_result *r, char *dcs, char *rts)
+{
+	int dc = (int)f->driver.cuda_version_int;
+
+	if (rt <= 0 || compat_check(rt, dc, f->driver.version, r) == COMPAT_OK ||
+	    r->verdict == COMPAT_UNKNOWN)
+		return 0;
+	ver_cuda_str(dc, dcs, COMPAT_TEXT);
+	ver_cuda_str(rt, rts, COMPAT_TEXT);
+	return 1;
+}
+
 /* driver-too-old for the CUDA torch was built with and the runtime it loads. */
 static void torch_compat(const struct cd_facts *f, struct cd_findings *out)
 {
@@ -132,17 +148,14 @@ static void torch_compat(const struct cd_facts *f, struct cd_findings *out)
 	struct compat_result r;
 	struct cd_finding *x;
 	const char *cudart;
-	char dcs[16], rts[16];
+	char dcs[COMPAT_TEXT], rts[COMPAT_TEXT];
 	int dc = (int)f->driver.cuda_version_int, rt;
 
 	if (!t || !t->installed || !t->cuda)
 		return;
 	rt = torch_runtime(f, &cudart);
-	if (rt <= 0 || compat_check(rt, dc, f->driver.version, &r) == COMPAT_OK ||
-	    r.verdict == COMPAT_UNKNOWN)
+	if (!judge(f, rt, &r, dcs, rts))
 		return;
-	ver_cuda_str(dc, dcs, sizeof(dcs));
-	ver_cuda_str(rt, rts, sizeof(rts));
 	if (r.verdict == COMPAT_TOO_OLD) {
 		x = findings_add(out, "driver-too-old", CD_SEV_ERROR, "python",
 				 "The driver supports CUDA %s; torch %s needs CUDA %s", dcs,
@@ -186,7 +199,7 @@ static void toolkit_compat(const struct cd_facts *f, struct cd_findings *out)
 	const struct cd_toolkit *sel;
 	struct compat_result r;
 	struct cd_finding *x;
-	char dcs[16], rts[16];
+	char dcs[COMPAT_TEXT], rts[COMPAT_TEXT];
 	int dc, rt, nv;
 
 	if (tf->selected == CD_UNK)
@@ -197,11 +210,8 @@ static void toolkit_compat(const struct cd_facts *f, struct cd_findings *out)
 	nv = sel->nvcc_version ? ver_cuda_int(sel->nvcc_version) : -1;
 	if (nv > rt)
 		rt = nv; /* what nvcc emits is what must run */
-	if (rt <= 0 || compat_check(rt, dc, f->driver.version, &r) == COMPAT_OK ||
-	    r.verdict == COMPAT_UNKNOWN)
+	if (!judge(f, rt, &r, dcs, rts))
 		return;
-	ver_cuda_str(dc, dcs, sizeof(dcs));
-	ver_cuda_str(rt, rts, sizeof(rts));
 	if (r.verdict == COMPAT_TOO_OLD) {
 		x = findings_add(
 			out, "driver-too-old", CD_SEV_ERROR, "toolkit",

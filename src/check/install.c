@@ -134,9 +134,13 @@ static void judge_driver(const struct install_choice *c, struct install_variant 
 	struct compat_result r;
 	enum compat_verdict v;
 
-	compat_toolkit_min_driver(iv->v.cuda_int, iv->min_driver, sizeof(iv->min_driver), NULL);
-	compat_minor_min_driver(iv->v.cuda_int / 1000, iv->minor_floor, sizeof(iv->minor_floor),
-				NULL);
+	/* No row (or one that does not fit): "", which the verdicts read as unknown. */
+	if (compat_toolkit_min_driver(iv->v.cuda_int, iv->min_driver, sizeof(iv->min_driver),
+				      NULL) != 0)
+		iv->min_driver[0] = '\0';
+	if (compat_minor_min_driver(iv->v.cuda_int / 1000, iv->minor_floor, sizeof(iv->minor_floor),
+				    NULL) != 0)
+		iv->minor_floor[0] = '\0';
 	if (c->driver_cuda <= 0) {
 		iv->verdict = INSTALL_DRIVER_UNKNOWN;
 		return;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/libs.h"
 #include "kb/compat.h"
@@ -92,8 +93,8 @@ struct install_choice {
 	const char *label; /* "runs through minor-version compatibility: ..." or NULL */
 };
 
-int install_choose(const struct cd_facts *f, const struct install_req *req, struct cd_arena *a,
-		   struct install_choice *out);
+CD_WUR int install_choose(const struct cd_facts *f, const struct install_req *req,
+			  struct cd_arena *a, struct install_choice *out);
 /* install_cmd.c: the command that installs variant v of pick p with the environment's
  * installer (install_choose fills out->line with it). */
 const char *install_cmd_line(const struct cd_facts *f, const struct install_choice *c,

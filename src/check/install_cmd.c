@@ -21,32 +21,35 @@ static int installed(const struct cd_facts *f, const char *name)
 	return f->stack && stack_find(f->stack, name) != NULL;
 }
 
-/* torch, torchvision, torchaudio as pip or conda specs into b. */
-static void pins(const struct cd_facts *f, const struct install_pick *p, int conda,
-		 struct cd_buf *b)
+/* torch, torchvision, torchaudio as pip or conda specs into b; 0 or the
+ * first append's error. */
+static int pins(const struct cd_facts *f, const struct install_pick *p, int conda, struct cd_buf *b)
 {
-	int fresh = !installed(f, "torch");
+	int fresh = !installed(f, "torch"), rc;
 	const char *eq = conda ? "=" : "==";
 
 	if (conda)
-		buf_printf(b, " 'pytorch=%s=cuda*'", p->patch.torch);
+		rc = buf_printf(b, " 'pytorch=%s=cuda*'", p->patch.torch);
 	else
-		buf_printf(b, " 'torch==%s'", p->patch.torch);
-	if (p->patch.torchvision[0] && (fresh || installed(f, "torchvision")))
-		buf_printf(b, " 'torchvision%s%s'", eq, p->patch.torchvision);
-	if (p->patch.torchaudio[0] && (fresh || installed(f, "torchaudio")))
-		buf_printf(b, " 'torchaudio%s%s'", eq, p->patch.torchaudio);
+		rc = buf_printf(b, " 'torch==%s'", p->patch.torch);
+	if (!rc && p->patch.torchvision[0] && (fresh || installed(f, "torchvision")))
+		rc = buf_printf(b, " 'torchvision%s%s'", eq, p->patch.torchvision);
+	if (!rc && p->patch.torchaudio[0] && (fresh || installed(f, "torchaudio")))
+		rc = buf_printf(b, " 'torchaudio%s%s'", eq, p->patch.torchaudio);
+	return rc;
 }
 
-static void uv_reinstall(const struct cd_facts *f, const struct install_pick *p, struct cd_buf *b)
+static int uv_reinstall(const struct cd_facts *f, const struct install_pick *p, struct cd_buf *b)
 {
 	static const char *const names[] = {"torch", "torchvision", "torchaudio"};
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; !rc && i < 3; i++)
 		if (installed(f, names[i]) &&
 		    (i == 0 || (i == 1 ? p->patch.torchvision[0] : p->patch.torchaudio[0])))
-			buf_printf(b, " --reinstall-package %s", names[i]);
+			rc = buf_printf(b, " --reinstall-package %s", names[i]);
+	return rc;
 }
 
 const char *install_cmd_line(const struct cd_facts *f, const struct install_choice *c,
@@ -58,39 +61,52 @@ const char *install_cmd_line(const struct cd_facts *f, const struct install_choi
 	    minor = (v->cuda_int % 1000) / 10;
 	const char *s;
 	struct cd_buf b;
+	int rc;
 
 	buf_init(&b, 4096);
 	switch (c->tool) {
 	case INSTALL_UV:
-		buf_printf(&b, "uv pip install --python %s", c->python);
-		if (reinstall)
-			uv_reinstall(f, p, &b);
-		pins(f, p, 0, &b);
-		buf_printf(&b, " --default-index %s/%s", WHL, v->variant);
+		rc = buf_printf(&b, "uv pip install --python %s", c->python);
+		if (!rc && reinstall)
+			rc = uv_reinstall(f, p, &b);
+		if (!rc)
+			rc = pins(f, p, 0, &b);
+		if (!rc)
+			rc = buf_printf(&b, " --default-index %s/%s", WHL, v->variant);
 		break;
 	case INSTALL_UV_ADD:
-		buf_printf(&b, "cd %s && uv add", py->uv_project);
-		pins(f, p, 0, &b);
-		buf_printf(&b, " --index pytorch-%s=%s/%s", v->variant, WHL, v->variant);
+		rc = buf_printf(&b, "cd %s && uv add", py->uv_project);
+		if (!rc)
+			rc = pins(f, p, 0, &b);
+		if (!rc)
+			rc = buf_printf(&b, " --index pytorch-%s=%s/%s", v->variant, WHL,
+					v->variant);
 		break;
 	case INSTALL_CONDA:
-		buf_printf(&b, "conda install -p %s -c conda-forge", py->prefix);
-		pins(f, p, 1, &b);
-		buf_printf(&b, " 'cuda-version=%d.%d'", major, minor);
+		rc = buf_printf(&b, "conda install -p %s -c conda-forge", py->prefix);
+		if (!rc)
+			rc = pins(f, p, 1, &b);
+		if (!rc)
+			rc = buf_printf(&b, " 'cuda-version=%d.%d'", major, minor);
 		break;
 	case INSTALL_PIXI:
-		buf_printf(&b, "cd %s && pixi add", py->pixi_workspace);
-		pins(f, p, 1, &b);
-		buf_printf(&b, " 'cuda-version=%d.%d'", major, minor);
+		rc = buf_printf(&b, "cd %s && pixi add", py->pixi_workspace);
+		if (!rc)
+			rc = pins(f, p, 1, &b);
+		if (!rc)
+			rc = buf_printf(&b, " 'cuda-version=%d.%d'", major, minor);
 		break;
 	default:
-		buf_printf(&b, "%s -m pip install%s", c->python,
-			   reinstall ? " --force-reinstall" : "");
-		pins(f, p, 0, &b);
-		buf_printf(&b, " --index-url %s/%s", WHL, v->variant);
+		rc = buf_printf(&b, "%s -m pip install%s", c->python,
+				reinstall ? " --force-reinstall" : "");
+		if (!rc)
+			rc = pins(f, p, 0, &b);
+		if (!rc)
+			rc = buf_printf(&b, " --index-url %s/%s", WHL, v->variant);
 		break;
 	}
-	s = b.p ? arena_strdup(a, b.p) : NULL;
+	/* A line cut short would install something else: none instead. */
+	s = b.p && !rc ? arena_strdup(a, b.p) : NULL;
 	buf_free(&b);
 	return s;
 }

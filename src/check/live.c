@@ -22,7 +22,7 @@
 /* Devices that ended one step the same way. */
 struct group {
 	const char *id;
-	int step;
+	enum cd_live_step_id step;
 	enum cd_live_result result;
 	int64_t rc, signal;
 	size_t n;
@@ -43,7 +43,7 @@ static const char *rc_name(const struct cd_live_step *s)
 }
 
 /* Which finding a step's end belongs to. */
-static const char *id_of(int step, const struct cd_live_step *s)
+static const char *id_of(enum cd_live_step_id step, const struct cd_live_step *s)
 {
 	switch (s->result) {
 	case CD_LIVE_HUNG: return "probe-hung";
@@ -64,7 +64,7 @@ static const char *id_of(int step, const struct cd_live_step *s)
 	return "probe-step-failed";
 }
 
-static void add_to_group(struct group *g, size_t *ng, const char *id, int step,
+static void add_to_group(struct group *g, size_t *ng, const char *id, enum cd_live_step_id step,
 			 const struct cd_live_step *s, const struct cd_live_device *d)
 {
 	size_t i;
@@ -304,7 +304,8 @@ static void emit_group(const struct cd_facts *f, struct cd_findings *out, const 
 
 /* The library could not be loaded: check_driver's driver-missing says so
  * already when the driver probe could not load it either. */
-static int load_reported(const struct cd_facts *f, int step, const struct cd_live_step *s)
+static int load_reported(const struct cd_facts *f, enum cd_live_step_id step,
+			 const struct cd_live_step *s)
 {
 	return step == CD_LSTEP_LOAD && s->result == CD_LIVE_FAILED &&
 	       f->driver.cuda.status == CD_PROBE_LIB_MISSING;
@@ -315,7 +316,7 @@ static void steps(const struct cd_facts *f, struct cd_findings *out)
 	const struct cd_live_facts *lf = f->live;
 	struct group g[GROUPS_MAX];
 	size_t ng = 0, i;
-	int k;
+	enum cd_live_step_id k;
 
 	for (i = 0; i < lf->n_devices; i++)
 		for (k = 0; k < CD_LSTEP_N; k++) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "report/bundle.h"
 
@@ -124,7 +125,9 @@ int cmd_bundle(int argc, char **argv, struct cd_opts *opts)
 	bo.mtime = (int64_t)time(NULL);
 	default_name(name, sizeof(name), (time_t)bo.mtime);
 	if (o.out && stat(o.out, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(tmp, sizeof(tmp), "%s/%s", o.out, name);
+		if (fsu_join(tmp, sizeof(tmp), o.out, name))
+			return cli_usage_error("bundle", "%s: the folder's name is too long",
+					       o.out);
 		str_copy(name, sizeof(name), tmp);
 	} else if (o.out) {
 		str_copy(name, sizeof(name), o.out);

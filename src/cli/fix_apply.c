@@ -14,6 +14,7 @@
 
 #include "cli/fix_int.h"
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 
 #define MOVES_MAX 128
@@ -82,8 +83,7 @@ static int add_moves(struct job *j, const struct cd_facts *f, const struct cd_ji
 		struct move *m = &j->moves[j->n_moves];
 		const char *rel = inside(jf->cache.root, s->moves[i].path);
 		if (!rel || root_entry_path(&f->root, s->moves[i].path, m->from, sizeof(m->from)) ||
-		    (size_t)snprintf(m->to, sizeof(m->to), "%s/%s", j->backup, rel) >=
-			    sizeof(m->to))
+		    fsu_join(m->to, sizeof(m->to), j->backup, rel))
 			continue;
 		m->done = 0;
 		j->n_moves++;
@@ -223,12 +223,19 @@ static int write_env(struct job *j)
 	if (!j->n_env)
 		return 0;
 	buf_init(&b, 0);
-	buf_printf(&b,
-		   "# written by cuda-doctor fix --apply (%s UTC); use it with: . ./%s\n"
-		   "# undo: remove this file (and open a new shell)\n",
-		   j->stamp, j->o->env_file);
-	for (i = 0; i < j->n_env; i++)
-		buf_printf(&b, "%s\n", j->env[i]);
+	rc = buf_printf(&b,
+			"# written by cuda-doctor fix --apply (%s UTC); use it with: . ./%s\n"
+			"# undo: remove this file (and open a new shell)\n",
+			j->stamp, j->o->env_file);
+	for (i = 0; !rc && i < j->n_env; i++)
+		rc = buf_printf(&b, "%s\n", j->env[i]);
+	if (rc) { /* a file cut short would lose settings: none is written */
+		fprintf(j->o->ask, "cuda-doctor fix: cannot write %s: %s\n", j->o->env_file,
+			err_name(rc));
+		buf_free(&b);
+		return -1;
+	}
+	rc = -1;
 	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", j->o->env_file, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, b.p, b.len) != (ssize_t)b.len || fsync(fd)) {
@@ -325,8 +332,8 @@ static void prune(const char *dir, int depth)
 	while (d && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < sizeof(sub) &&
-		    lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+		if (!fsu_join(sub, sizeof(sub), dir, e->d_name) && lstat(sub, &st) == 0 &&
+		    S_ISDIR(st.st_mode))
 			prune(sub, depth + 1);
 	}
 	if (d)

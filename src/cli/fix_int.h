@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/jit.h"
 #include "facts/plan.h"
@@ -26,7 +27,7 @@ struct fix_apply_opts {
 
 /* 0: done (or nothing to do, or every step declined); 1: nothing was done
  * because a check or a move failed (said on o->ask). */
-int fix_apply(const struct cd_facts *f, const struct cd_jit_facts *jf, const struct cd_plan *p,
-	      const struct fix_apply_opts *o);
+CD_WUR int fix_apply(const struct cd_facts *f, const struct cd_jit_facts *jf,
+		     const struct cd_plan *p, const struct fix_apply_opts *o);
 
 #endif

@@ -8,14 +8,16 @@
 
 #include <jansson.h>
 
+#include "core/err.h"
 #include "core/opts.h"
 
 /* The tools/list result: {"tools": [{name, title, description, inputSchema}]}. */
-json_t *mcp_tools_list(void);
+CD_WUR json_t *mcp_tools_list(void);
 /* The tools/call result for one tool and its arguments (an object or NULL):
  * {"content": [{"type": "text", "text": REPORT}], "structuredContent": REPORT,
  * "isError": false}. *unknown is set when no tool has that name (the caller
  * answers with a JSON-RPC error instead). */
-json_t *mcp_tools_call(const struct cd_opts *opts, const char *name, json_t *args, int *unknown);
+CD_WUR json_t *mcp_tools_call(const struct cd_opts *opts, const char *name, json_t *args,
+			      int *unknown);
 
 #endif

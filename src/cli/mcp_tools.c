@@ -185,6 +185,7 @@ struct call {
 	int n;
 	json_t *input; /* explain's log, fed on stdin */
 	int timeout_ms;
+	char exe[PATH_MAX]; /* argv[0]: this program */
 };
 
 static int push(struct call *c, const char *s)
@@ -261,15 +262,12 @@ static const char *add_value(struct call *c, const struct targ *t, json_t *v)
 	}
 }
 
-static const char *self_exe(void)
+/* This program's path into path (cap bytes), NULL when it cannot be read. */
+static const char *self_exe(char *path, size_t cap)
 {
-	static char path[PATH_MAX];
-	ssize_t n;
+	ssize_t n = readlink("/proc/self/exe", path, cap - 1);
 
-	if (path[0])
-		return path;
-	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	if (n <= 0 || (size_t)n >= sizeof(path) - 1)
+	if (n <= 0 || (size_t)n >= cap - 1)
 		return path[0] = '\0', NULL;
 	path[n] = '\0';
 	return path;
@@ -305,9 +303,9 @@ static const char *build(struct call *c, const struct cd_opts *o, const struct t
 		if (!a->key)
 			return arena_printf(c->a, "unknown argument '%s'", k);
 	}
-	if (!self_exe())
+	if (!self_exe(c->exe, sizeof(c->exe)))
 		return "cannot find this program (/proc/self/exe)";
-	push(c, self_exe());
+	push(c, c->exe);
 	push_globals(c, o);
 	push(c, t->command);
 	for (a = t->args; a->key; a++) {

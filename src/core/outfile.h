@@ -20,9 +20,9 @@ struct cd_outfile {
 
 /* path NULL or "-": stdout. A path that exists and is not a regular file (a
  * device, a FIFO, a directory) is refused, never replaced. */
-int outfile_open(struct cd_outfile *o, const char *path, struct cd_err *err);
+CD_WUR int outfile_open(struct cd_outfile *o, const char *path, struct cd_err *err);
 /* Flush; for a file, fsync, close and rename over the path. */
-int outfile_commit(struct cd_outfile *o, struct cd_err *err);
+CD_WUR int outfile_commit(struct cd_outfile *o, struct cd_err *err);
 /* Close and remove the temporary file (nothing for stdout). */
 void outfile_abort(struct cd_outfile *o);
 

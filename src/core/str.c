@@ -10,10 +10,9 @@
 
 #include "core/err.h"
 
-size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
+/* The first len bytes of src, truncated to fit; returns len. */
+static size_t copy_len(char *dst, size_t cap, const char *src, size_t len)
 {
-	size_t len = strnlen(src, n);
-
 	if (cap) {
 		size_t k = len < cap - 1 ? len : cap - 1;
 		memcpy(dst, src, k);
@@ -22,9 +21,14 @@ size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
 	return len;
 }
 
+size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
+{
+	return copy_len(dst, cap, src, strnlen(src, n));
+}
+
 size_t str_copy(char *dst, size_t cap, const char *src)
 {
-	return str_ncopy(dst, cap, src, (size_t)-1);
+	return copy_len(dst, cap, src, strlen(src));
 }
 
 int str_has_prefix(const char *s, const char *prefix)

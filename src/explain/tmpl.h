@@ -69,10 +69,10 @@ struct tmpl_cap {
 };
 
 /* Parse src (NUL-terminated) into t; literal bytes are copied into a. */
-int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena *a,
-		 struct cd_err *err);
+CD_WUR int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena *a,
+			struct cd_err *err);
 /* The Vectorscan expression that matches a line iff tmpl_match does. */
-int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
+CD_WUR int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
 /* 1 and caps filled on a match, 0 on none, -1 when the work bound ran out.
  * p is one line; or several, for a message that wraps: a blank of the
  * template also matches one line break with the blanks around it ({*} and
@@ -87,9 +87,9 @@ int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmp
  * database holds these anchors only (literal search runs at memory speed)
  * and tmpl_match confirms each line an anchor hits. Every line the template
  * matches contains its anchor, so nothing is lost. */
-int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
+CD_WUR int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
 /* "20.00 MiB" -> 20971520; -1 when it does not parse or overflows. */
-int64_t tmpl_size_bytes(const char *s, size_t n);
+CD_WUR int64_t tmpl_size_bytes(const char *s, size_t n);
 const char *tmpl_class_name(enum tmpl_class c);
 
 #endif

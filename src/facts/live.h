@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 
 /* How one step ended. hung and failed are different results. */
@@ -185,10 +186,10 @@ struct cd_live_facts {
 
 /* A zeroed live-facts tree with every number unknown, in f->arena; NULL
  * when memory runs out. */
-struct cd_live_facts *live_facts_new(struct cd_arena *a);
+CD_WUR struct cd_live_facts *live_facts_new(struct cd_arena *a);
 void live_step_init(struct cd_live_step *s);
 /* Set up n devices (numbers unknown, steps not run); -1 when out of memory. */
-int live_devices_alloc(struct cd_live_facts *lf, struct cd_arena *a, size_t n);
+CD_WUR int live_devices_alloc(struct cd_live_facts *lf, struct cd_arena *a, size_t n);
 /* The worst result among a device's steps. */
 enum cd_live_result live_device_worst(const struct cd_live_device *d);
 

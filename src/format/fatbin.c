@@ -122,13 +122,21 @@ static int walk_entries(const uint8_t *p, size_t n, uint64_t off, uint64_t end, 
 	return 0;
 }
 
-/* The next container header at or after off, on the 8-byte grid the
- * toolkit aligns containers to; n when there is none. */
-static uint64_t next_container(const uint8_t *p, size_t n, uint64_t off)
+uint64_t fatbin_next_container(const uint8_t *p, size_t n, uint64_t off)
 {
 	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC)
 		off = (off + 8) & ~(uint64_t)7;
 	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
+}
+
+int fatbin_container(const uint8_t *p, size_t n, uint64_t at, uint64_t *hsize, uint64_t *fsize)
+{
+	*hsize = span_le0(p, n, at + 6, 2);
+	*fsize = span_le0(p, n, at + 8, 8);
+	return *hsize < FATBIN_HDR_SIZE || !span_ok(n, at, *hsize) ||
+			       !span_ok(n - at - *hsize, 0, *fsize)
+		       ? CD_ERANGE
+		       : 0;
 }
 
 int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
@@ -140,16 +148,13 @@ int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struc
 	if (s)
 		memset(s, 0, sizeof(*s));
 	for (;;) {
-		at = next_container(p, n, off);
+		at = fatbin_next_container(p, n, off);
 		if (s)
 			s->gap_bytes += at - off;
 		if (at >= n)
 			return 0;
-		hsize = span_le0(p, n, at + 6, 2);
-		fsize = span_le0(p, n, at + 8, 8);
 		rc = 0;
-		if (hsize < FATBIN_HDR_SIZE || !span_ok(n, at, hsize) ||
-		    !span_ok(n - at - hsize, 0, fsize))
+		if (fatbin_container(p, n, at, &hsize, &fsize))
 			rc = err_set(err, CD_ERANGE,
 				     "fatbin container at %llu: header %llu + size %llu bytes "
 				     "exceed the %zu-byte section",

@@ -64,11 +64,19 @@ struct fatbin_summary {
 /* Called for each entry; a non-zero return stops the walk and is returned. */
 typedef int (*fatbin_entry_fn)(const struct fatbin_entry *ent, void *ctx);
 
+/* The next container header at or after off, on the 8-byte grid the
+ * toolkit aligns containers to; n when there is none. */
+uint64_t fatbin_next_container(const uint8_t *p, size_t n, uint64_t off);
+/* The header and payload sizes of the container at at; CD_ERANGE when the
+ * header is short or the two run past p[0, n). */
+CD_WUR int fatbin_container(const uint8_t *p, size_t n, uint64_t at, uint64_t *hsize,
+			    uint64_t *fsize);
 /* Walk every container in p[0..n). s (optional) is filled as entries pass. */
-int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
-		struct cd_err *err);
+CD_WUR int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		       struct fatbin_summary *s, struct cd_err *err);
 /* fatbin_walk with only the summary. */
-int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err);
+CD_WUR int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s,
+			    struct cd_err *err);
 
 /* Find containers embedded in other data (a library's .rodata or .ldata):
  * the magic at any offset, and a container counts only if its header and

@@ -27,9 +27,9 @@ struct fleetrep_head {
  * report is enough) up to and including "fleet". 0 also when the prefix ends
  * first (fields not reached stay unset); CD_EFORMAT when p does not start
  * like a JSON object. */
-int fleetrep_head(const uint8_t *p, size_t n, struct fleetrep_head *h);
+CD_WUR int fleetrep_head(const uint8_t *p, size_t n, struct fleetrep_head *h);
 /* 0 when schema is the one this build reads; otherwise CD_EFORMAT with why. */
-int fleetrep_schema_ok(const char *schema, struct cd_err *err);
+CD_WUR int fleetrep_schema_ok(const char *schema, struct cd_err *err);
 
 /* Where each top-level JSON value of a stream ends. Feed bytes in order;
  * state carries across calls. */
@@ -52,6 +52,6 @@ int fleetrep_split_feed(struct fleetrep_split *s, const uint8_t *p, size_t n, si
 int fleetrep_split_inside(const struct fleetrep_split *s);
 
 /* Parse a whole report (duplicate keys rejected) and check its schema. */
-int fleetrep_parse(const uint8_t *p, size_t n, json_t **out, struct cd_err *err);
+CD_WUR int fleetrep_parse(const uint8_t *p, size_t n, json_t **out, struct cd_err *err);
 
 #endif

@@ -17,7 +17,7 @@ typedef int (*inflate_sink)(const uint8_t *p, size_t n, void *ctx);
 
 /* Decode in[0..n) to the end of its final block. *used (optional) gets the
  * input bytes consumed, *produced the output bytes. */
-int inflate_raw(const uint8_t *in, size_t n, uint64_t max_out, inflate_sink sink, void *ctx,
-		size_t *used, uint64_t *produced, struct cd_err *err);
+CD_WUR int inflate_raw(const uint8_t *in, size_t n, uint64_t max_out, inflate_sink sink, void *ctx,
+		       size_t *used, uint64_t *produced, struct cd_err *err);
 
 #endif

@@ -73,15 +73,15 @@ const char *policy_op_str(enum policy_op op);
 
 /* One requirement (no newline). 1 when it held one, 0 for a blank or comment
  * line, CD_EFORMAT with "line N: reason" (line 0: just the reason). */
-int policy_parse_line(const uint8_t *p, size_t n, size_t line, struct policy_rule *out,
-		      struct cd_err *err);
+CD_WUR int policy_parse_line(const uint8_t *p, size_t n, size_t line, struct policy_rule *out,
+			     struct cd_err *err);
 /* A whole policy: at most cap rules into rules, *n_out of them. More than cap
  * is CD_ERANGE naming the line. */
-int policy_parse(const uint8_t *p, size_t n, struct policy_rule *rules, size_t cap, size_t *n_out,
-		 struct cd_err *err);
+CD_WUR int policy_parse(const uint8_t *p, size_t n, struct policy_rule *rules, size_t cap,
+			size_t *n_out, struct cd_err *err);
 /* Dotted-number comparison of a value found on the machine ("580.65.06",
  * "9.1.0.70", "12.4") with a clause's: *res gets 1 when it holds. CD_EFORMAT
  * when found does not start with a version ("N/A", "unknown"). */
-int policy_version_holds(const char *found, const struct policy_cmp *c, int *res);
+CD_WUR int policy_version_holds(const char *found, const struct policy_cmp *c, int *res);
 
 #endif

@@ -37,19 +37,18 @@ struct rd_def {
 
 struct rd_set;
 
-int rd_set_new(struct rd_set **out);
+CD_WUR int rd_set_new(struct rd_set **out);
 void rd_set_free(struct rd_set *s);
 /* Compile and append a rule (rules apply in the order added). CD_EFORMAT names
  * what is wrong with it. */
-int rd_set_add(struct rd_set *s, const struct rd_def *d, struct cd_err *err)
-	__attribute__((warn_unused_result));
+CD_WUR int rd_set_add(struct rd_set *s, const struct rd_def *d, struct cd_err *err);
 /* A value of this machine for the rules whose pattern is builtin ("@host",
  * "@user", "@home"): replaced wherever it stands as a word (a path for @home).
  * Values the rule's allow matches, and empty ones, are ignored. */
-int rd_set_value(struct rd_set *s, const char *builtin, const char *value);
+CD_WUR int rd_set_value(struct rd_set *s, const char *builtin, const char *value);
 /* A value no shape or field rule replaces (a version the facts read, which an
  * address rule would otherwise take for 9.1.0.70). */
-int rd_set_allow(struct rd_set *s, const char *value);
+CD_WUR int rd_set_allow(struct rd_set *s, const char *value);
 /* Make the named rule fail on the first line it is given (tests of the
  * closed failure; the bundle reads CD_TEST_REDACT_FAIL). */
 void rd_set_fail(struct rd_set *s, const char *rule);
@@ -84,21 +83,20 @@ struct rd_stream {
 };
 
 void rd_stream_init(struct rd_stream *st, struct rd_set *s, int member, struct cd_buf *out);
-int rd_stream_feed(struct rd_stream *st, const void *p, size_t n, struct cd_err *err)
-	__attribute__((warn_unused_result));
+CD_WUR int rd_stream_feed(struct rd_stream *st, const void *p, size_t n, struct cd_err *err);
 /* The text jumps (the middle of a log left out): the line held so far is
  * dropped, not finished; a block stays open across the gap. */
 void rd_stream_skip(struct rd_stream *st);
 /* The last line (no line break added); frees the stream's own buffer. */
-int rd_stream_end(struct rd_stream *st, struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int rd_stream_end(struct rd_stream *st, struct cd_err *err);
 void rd_stream_free(struct rd_stream *st);
 
 /* A whole text at once. */
-int rd_text(struct rd_set *s, int member, const void *p, size_t n, struct cd_buf *out,
-	    struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int rd_text(struct rd_set *s, int member, const void *p, size_t n, struct cd_buf *out,
+		   struct cd_err *err);
 /* One environment variable as the line "NAME=VALUE\n": the whole value is
  * replaced when a var rule names it, then the line goes through every rule. */
-int rd_env(struct rd_set *s, int member, const char *name, const char *value, struct cd_buf *out,
-	   struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int rd_env(struct rd_set *s, int member, const char *name, const char *value,
+		  struct cd_buf *out, struct cd_err *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/err.h"
 #include "format/redact.h"
 
 #define RD_KW_MAX     12
@@ -103,21 +104,21 @@ const char *rd_alias_of(struct rd_set *s, struct rd_rule *r, const char *v, size
 int rd_is_allowed(struct rd_set *s, const struct rd_rule *r, const char *line, size_t vs,
 		  size_t ve);
 void rd_count(struct rd_rule *r, int member, uint64_t k);
-int rd_learn(struct rd_set *s, size_t rule, const char *v, size_t n);
+CD_WUR int rd_learn(struct rd_set *s, size_t rule, const char *v, size_t n);
 /* Which rules may match a text whose lower-case copy is low[0..n): its
  * keywords or values are in it, or it has none. flags has RD_RULES_MAX bytes. */
 void rd_flags(const struct rd_set *s, const char *low, size_t n, uint8_t *flags);
-int rd_fail(struct rd_set *s, const struct rd_rule *r, int member, struct cd_err *err,
-	    const char *why);
+CD_WUR int rd_fail(struct rd_set *s, const struct rd_rule *r, int member, struct cd_err *err,
+		   const char *why);
 
 /* redact_line.c: one line (no terminator) into st->out; *drop when a block
  * swallowed all of it (no terminator either). */
 struct rd_stream;
-int rd_line(struct rd_stream *st, const char *p, size_t n, int *drop, struct cd_err *err);
+CD_WUR int rd_line(struct rd_stream *st, const char *p, size_t n, int *drop, struct cd_err *err);
 
 /* redact_var.c: the assignments of the current line (s->cur) whose name a
  * var rule matches; *changed when s->cur was rewritten. */
-int rd_vars(struct rd_stream *st, int *changed, struct cd_err *err);
+CD_WUR int rd_vars(struct rd_stream *st, int *changed, struct cd_err *err);
 /* The var rule (index) that names this variable, or -1. */
 int rd_var_rule(struct rd_set *s, const char *name, size_t n);
 

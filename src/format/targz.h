@@ -34,18 +34,18 @@ struct targz {
 /* One ustar header: type '0' (file) or '5' (directory). Names up to 100
  * bytes, or split at a '/' into a prefix of up to 155 and a name of up to
  * 100. 0 or CD_EFORMAT. */
-int targz_header(uint8_t h[TAR_BLOCK], const char *name, uint64_t size, int64_t mtime, char type);
+CD_WUR int targz_header(uint8_t h[TAR_BLOCK], const char *name, uint64_t size, int64_t mtime,
+			char type);
 
-int targz_open(struct targz *t, targz_sink sink, void *ctx, int64_t mtime, struct cd_err *err)
-	__attribute__((warn_unused_result));
+CD_WUR int targz_open(struct targz *t, targz_sink sink, void *ctx, int64_t mtime,
+		      struct cd_err *err);
 /* A regular file member of n bytes. */
-int targz_add(struct targz *t, const char *name, const void *p, size_t n, struct cd_err *err)
-	__attribute__((warn_unused_result));
+CD_WUR int targz_add(struct targz *t, const char *name, const void *p, size_t n,
+		     struct cd_err *err);
 /* A directory member ("name/"). */
-int targz_dir(struct targz *t, const char *name, struct cd_err *err)
-	__attribute__((warn_unused_result));
+CD_WUR int targz_dir(struct targz *t, const char *name, struct cd_err *err);
 /* The end of the archive (two zero blocks) and of the gzip stream. */
-int targz_close(struct targz *t, struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int targz_close(struct targz *t, struct cd_err *err);
 /* Free the zlib state without finishing (after an error); accepts a closed one. */
 void targz_abort(struct targz *t);
 

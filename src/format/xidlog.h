@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 struct xidlog_event {
 	uint32_t xid;
 	int64_t ts_us;	/* since boot; -1 when the line has no timestamp */
@@ -28,6 +30,6 @@ void xidlog_init(struct xidlog_reader *r, const uint8_t *p, size_t n);
 int xidlog_next(struct xidlog_reader *r, struct xidlog_event *ev);
 /* "0000:18:00", "00000000:18:00.0" or "18:00.0" as (domain, bus, device);
  * 0, or -1 when it is not a PCI address. */
-int xidlog_pci(const char *s, unsigned *domain, unsigned *bus, unsigned *device);
+CD_WUR int xidlog_pci(const char *s, unsigned *domain, unsigned *bus, unsigned *device);
 
 #endif

@@ -23,12 +23,12 @@ struct zip_member {
 };
 
 /* The member named name exactly ("torch/lib/libtorch_cuda.so"). */
-int zip_find(const uint8_t *p, size_t n, const char *name, struct zip_member *out,
-	     struct cd_err *err);
+CD_WUR int zip_find(const uint8_t *p, size_t n, const char *name, struct zip_member *out,
+		    struct cd_err *err);
 /* The first member whose name ends with suffix and lies directly in a
  * top-level folder ("X.dist-info/METADATA" for suffix ".dist-info/METADATA");
  * its name into name[cap] (truncated names do not match). */
-int zip_find_suffix(const uint8_t *p, size_t n, const char *suffix, char *name, size_t cap,
-		    struct zip_member *out, struct cd_err *err);
+CD_WUR int zip_find_suffix(const uint8_t *p, size_t n, const char *suffix, char *name, size_t cap,
+			   struct zip_member *out, struct cd_err *err);
 
 #endif

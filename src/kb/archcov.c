@@ -178,7 +178,7 @@ static int better(const struct archcov_pick *a, const struct archcov_pick *b)
 static int pick(const char *torch_version, int cc_major, int cc_minor, int driver_cuda,
 		int any_arch, struct archcov_pick *out)
 {
-	static char rels[TORCHREL_RELEASES_MAX][8];
+	char rels[TORCHREL_RELEASES_MAX][8];
 	struct torchrel_variant v[TORCHREL_VARIANTS_MAX];
 	struct archcov_pick cand, best;
 	char rel[16] = "";

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 enum archcov { ARCHCOV_NONE = 0, ARCHCOV_PTX, ARCHCOV_SASS };
 
 /* Keys are FATBIN_KEY(arch, variant) (arch 90 = 9.0, 100 = 10.0). *via
@@ -50,10 +52,11 @@ struct archcov_pick {
  * cudaDriverGetVersion-style (13000), <= 0 unknown. Prefers the installed
  * release, then variants the driver supports, then the newest CUDA; else the
  * newest release that covers the CC. CD_ENOENT when no row covers it. */
-int archcov_pick_torch(const char *torch_version, int cc_major, int cc_minor, int driver_cuda,
-		       struct archcov_pick *out);
+CD_WUR int archcov_pick_torch(const char *torch_version, int cc_major, int cc_minor,
+			      int driver_cuda, struct archcov_pick *out);
 /* The newest variant of torch_version's release whose CUDA the driver
  * supports (for driver-too-old); CD_ENOENT when none. */
-int archcov_pick_for_driver(const char *torch_version, int driver_cuda, struct archcov_pick *out);
+CD_WUR int archcov_pick_for_driver(const char *torch_version, int driver_cuda,
+				   struct archcov_pick *out);
 
 #endif

@@ -12,9 +12,8 @@
 #define REDACTKB_FILE "redact_rules.tsv"
 
 /* Every rule of the table into a new set. */
-int redactkb_load(struct rd_set **out, struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int redactkb_load(struct rd_set **out, struct cd_err *err);
 /* Only the rule named `only` (NULL: every rule): the unit test's samples. */
-int redactkb_load_only(struct rd_set **out, const char *only, struct cd_err *err)
-	__attribute__((warn_unused_result));
+CD_WUR int redactkb_load_only(struct rd_set **out, const char *only, struct cd_err *err);
 
 #endif

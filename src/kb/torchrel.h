@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define TORCHREL_VARIANTS_MAX 8
 #define TORCHREL_ARCHS_MAX    32
 #define TORCHREL_RELEASES_MAX 48
@@ -33,12 +35,13 @@ struct torchrel_release {
 
 /* The variants of release X.Y ("2.14", or a version whose X.Y is used), in
  * the table's order. */
-int torchrel_variants(const char *release, struct torchrel_variant *out, size_t cap, size_t *n);
+CD_WUR int torchrel_variants(const char *release, struct torchrel_variant *out, size_t cap,
+			     size_t *n);
 /* "2.14.1": that release exactly; "2.14" (or "2.14.1+cu130" when 2.14.1 has
  * no row): the newest patch release of 2.14. */
-int torchrel_patch(const char *version, struct torchrel_release *out);
+CD_WUR int torchrel_patch(const char *version, struct torchrel_release *out);
 /* The X.Y releases with a patch release and variants, oldest first. */
-int torchrel_releases(char (*out)[8], size_t cap, size_t *n);
+CD_WUR int torchrel_releases(char (*out)[8], size_t cap, size_t *n);
 /* "2.14.1+cu130" -> "2.14" (digits.digits); "" when v does not start so. */
 void torchrel_release_of(const char *v, char *out, size_t cap);
 

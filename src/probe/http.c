@@ -96,7 +96,8 @@ static size_t on_body(char *p, size_t size, size_t n, void *arg)
 
 	if (len > room) {
 		x->r->capped = 1;
-		(void)buf_append(&x->r->body, p, room);
+		/* what fits is kept; out of memory, what came before stays */
+		(void)!buf_append(&x->r->body, p, room);
 		return 0; /* stop: CURLE_WRITE_ERROR, the prefix is kept */
 	}
 	return buf_append(&x->r->body, p, len) ? 0 : len;

@@ -30,15 +30,15 @@ struct http_resp {
  * request reuses (keep-alive). bearer, when set, is sent as "Authorization:
  * Bearer ..." and never stored elsewhere. CD_ENOENT when libcurl cannot be
  * loaded or lacks a symbol (err says which). */
-int http_open(struct http_client **c, const char *lib, const char *bearer, int timeout_ms,
-	      struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int http_open(struct http_client **c, const char *lib, const char *bearer, int timeout_ms,
+		     struct cd_err *err);
 /* libcurl's version string ("libcurl/7.88.1 OpenSSL/3.0.17 ..."). */
 const char *http_version(const struct http_client *c);
 /* GET url, following redirects (http and https only, at most 10); with len > 0
  * the bytes [off, off + len) as a Range request (a server that sends the whole
  * file is cut at the cap). The body is capped at max bytes. */
-int http_get(struct http_client *c, const char *url, uint64_t off, uint64_t len, size_t max,
-	     struct http_resp *r) __attribute__((warn_unused_result));
+CD_WUR int http_get(struct http_client *c, const char *url, uint64_t off, uint64_t len, size_t max,
+		    struct http_resp *r);
 void http_resp_free(struct http_resp *r);
 void http_close(struct http_client *c);
 

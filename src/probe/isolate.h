@@ -80,8 +80,8 @@ struct iso_job {
 
 /* Run n (<= ISO_JOBS_MAX) jobs concurrently; all end within timeout_ms plus
  * a short reaping grace. 0, or a CD_E* code when no job could be started. */
-int isolate_run(struct iso_job *jobs, size_t n, int timeout_ms, size_t max_bytes,
-		struct cd_err *err);
+CD_WUR int isolate_run(struct iso_job *jobs, size_t n, int timeout_ms, size_t max_bytes,
+		       struct cd_err *err);
 
 /* The same in two halves, so the caller can work while the children run:
  * isolate_start forks them (the deadline counts from here) and isolate_wait
@@ -92,8 +92,8 @@ struct iso_batch {
 	int64_t t0, deadline;
 	int64_t *watch; /* one shared word per job when any asks for step deadlines */
 };
-int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeout_ms,
-		  size_t max_bytes, struct cd_err *err);
+CD_WUR int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeout_ms,
+			 size_t max_bytes, struct cd_err *err);
 void isolate_wait(struct iso_batch *b);
 void iso_job_free(struct iso_job *j);
 
@@ -117,7 +117,7 @@ void iso_linef(struct iso_out *o, const char *fmt, ...) __attribute__((format(pr
 /* The pieces of a child's start and end, shared with callers that stream a
  * program's output themselves (cli/run.c). */
 /* A pipe for a child's output: both ends close on exec; the read end does not block. */
-int iso_pipe(int fds[2], struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int iso_pipe(int fds[2], struct cd_err *err);
 /* In a forked child: change to cwd (when set) and execute argv (envp NULL:
  * this environment). On failure write "<who><argv[0]>: <reason>" to stderr
  * and _exit with 127 when there is no such program, else 126 (as a shell). */
@@ -126,7 +126,7 @@ __attribute__((noreturn)) void iso_exec(char *const argv[], char *const envp[], 
 /* Collect the end of child pid, waiting for it when block is set. 1 when it
  * has ended (*status ISO_OK, ISO_EXITED or ISO_CRASHED, *code the exit status
  * or the signal), 0 while it runs, CD_EIO when pid is no child of ours. */
-int iso_reap(int pid, int block, enum iso_status *status, int *code, struct cd_err *err);
+CD_WUR int iso_reap(int pid, int block, enum iso_status *status, int *code, struct cd_err *err);
 
 /* The monotonic clock the deadlines use, in microseconds. */
 int64_t iso_now_us(void);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "facts/stack.h"
 #include "kb/redactkb.h"
@@ -24,45 +25,54 @@
 
 #define BUNDLE_MEMBER_MAX ((size_t)48 << 20)
 
-static void host_value(struct rd_set *s, const char *h)
+/* 0, or CD_ENOMEM: a name the rules do not know would stay in the bundle. */
+static int host_value(struct rd_set *s, const char *h)
 {
 	const char *dot = h ? strchr(h, '.') : NULL;
 	char label[256];
+	int rc;
 
 	if (!h || !*h)
-		return;
-	(void)rd_set_value(s, "@host", h);
-	if (dot && dot > h && (size_t)(dot - h) < sizeof(label)) {
+		return 0;
+	rc = rd_set_value(s, "@host", h);
+	if (!rc && dot && dot > h && (size_t)(dot - h) < sizeof(label)) {
 		str_ncopy(label, sizeof(label), h,
 			  (size_t)(dot - h)); /* node17 of node17.dc.example */
-		(void)rd_set_value(s, "@host", label);
+		rc = rd_set_value(s, "@host", label);
 	}
+	return rc;
 }
 
 /* This machine's host name, user and home directory, which the @host,
- * @user and @home rules replace wherever they stand. */
-static void machine_values(struct bundle_ctx *c)
+ * @user and @home rules replace wherever they stand. 0, or CD_ENOMEM when
+ * one could not be added (the bundle fails closed rather than keep it). */
+static int machine_values(struct bundle_ctx *c)
 {
 	struct passwd *pw = getpwuid(getuid());
 	char name[HOST_NAME_MAX + 1];
 	const char *const users[] = {"USER", "LOGNAME"};
 	size_t i;
+	int rc;
 
-	host_value(c->set, c->f.host.hostname);
-	if (gethostname(name, sizeof(name)) == 0) {
+	rc = host_value(c->set, c->f.host.hostname);
+	if (!rc && gethostname(name, sizeof(name)) == 0) {
 		name[sizeof(name) - 1] = '\0';
-		host_value(c->set, name);
+		rc = host_value(c->set, name);
 	}
-	for (i = 0; i < sizeof(users) / sizeof(users[0]); i++)
-		(void)rd_set_value(c->set, "@user", facts_getenv(&c->f, users[i]));
-	(void)rd_set_value(c->set, "@home", facts_getenv(&c->f, "HOME"));
-	if (pw) {
-		(void)rd_set_value(c->set, "@user", pw->pw_name);
-		(void)rd_set_value(c->set, "@home", pw->pw_dir);
-	}
+	for (i = 0; !rc && i < sizeof(users) / sizeof(users[0]); i++)
+		rc = rd_set_value(c->set, "@user", facts_getenv(&c->f, users[i]));
+	if (!rc)
+		rc = rd_set_value(c->set, "@home", facts_getenv(&c->f, "HOME"));
+	if (!rc && pw)
+		rc = rd_set_value(c->set, "@user", pw->pw_name);
+	if (!rc && pw)
+		rc = rd_set_value(c->set, "@home", pw->pw_dir);
+	return rc;
 }
 
-/* The upstream versions of dpkg's list ("name\tarch\t1:1.2.5.1-2" -> 1.2.5.1). */
+/* The upstream versions of dpkg's list ("name\tarch\t1:1.2.5.1-2" -> 1.2.5.1).
+ * An allow that could not be added only means more is replaced, never less:
+ * here and in allow_versions, rd_set_allow's error is dropped. */
 static void allow_dpkg(struct bundle_ctx *c)
 {
 	const char *p = c->dpkg.text.p, *end = p ? p + c->dpkg.text.len : NULL;
@@ -80,7 +90,7 @@ static void allow_dpkg(struct bundle_ctx *c)
 			e = dash;
 		if (e > b && (size_t)(e - b) < sizeof(v)) {
 			str_ncopy(v, sizeof(v), b, (size_t)(e - b));
-			(void)rd_set_allow(c->set, v);
+			(void)!rd_set_allow(c->set, v);
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -92,18 +102,18 @@ static void allow_versions(struct bundle_ctx *c)
 	const struct cd_facts *f = &c->f;
 	size_t i;
 
-	(void)rd_set_allow(c->set, f->driver.version);
-	(void)rd_set_allow(c->set, f->driver.kernel_module_version);
+	(void)!rd_set_allow(c->set, f->driver.version);
+	(void)!rd_set_allow(c->set, f->driver.kernel_module_version);
 	for (i = 0; i < f->toolkit.n; i++) {
-		(void)rd_set_allow(c->set, f->toolkit.items[i].version);
-		(void)rd_set_allow(c->set, f->toolkit.items[i].nvcc_version);
+		(void)!rd_set_allow(c->set, f->toolkit.items[i].version);
+		(void)!rd_set_allow(c->set, f->toolkit.items[i].nvcc_version);
 	}
 	if (!f->stack)
 		return;
-	(void)rd_set_allow(c->set, f->stack->torch.version);
+	(void)!rd_set_allow(c->set, f->stack->torch.version);
 	for (i = 0; i < f->stack->n_packages; i++) {
-		(void)rd_set_allow(c->set, f->stack->packages[i].version);
-		(void)rd_set_allow(c->set, f->stack->packages[i].conda_version);
+		(void)!rd_set_allow(c->set, f->stack->packages[i].version);
+		(void)!rd_set_allow(c->set, f->stack->packages[i].conda_version);
 	}
 }
 
@@ -137,7 +147,8 @@ int bundle_put(struct bundle_ctx *c, const char *name, const struct cd_buf *out,
 	char full[256];
 	int rc;
 
-	snprintf(full, sizeof(full), "%s/%s", BUNDLE_TOP, name);
+	if (fsu_join(full, sizeof(full), BUNDLE_TOP, name))
+		return err_set(err, CD_ERANGE, "%s: member name too long", name);
 	rc = targz_add(&c->tz, full, out->p ? out->p : "", out->len, err);
 	if (!rc) {
 		c->res->members++;
@@ -296,7 +307,8 @@ static int prepare(struct bundle_ctx *c, int rep[3], struct cd_err *err)
 	rep[0] = rep[1] = rep[2] = -1;
 	if (c->set) {
 		rd_set_fail(c->set, c->bo->fail_rule);
-		machine_values(c);
+		if ((rc = machine_values(c)))
+			return err_set(err, rc, "redaction: this machine's names: out of memory");
 		allow_versions(c);
 		c->readme = rd_member(c->set, "README.txt");
 		for (i = 0; i < 3; i++)

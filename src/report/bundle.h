@@ -41,7 +41,7 @@ struct bundle_result {
 	char left_out[BUNDLE_LOGS_MAX][BUNDLE_WHY_MAX];
 };
 
-int bundle_write(const struct bundle_opts *bo, targz_sink sink, void *ctx,
-		 struct bundle_result *res, struct cd_err *err) __attribute__((warn_unused_result));
+CD_WUR int bundle_write(const struct bundle_opts *bo, targz_sink sink, void *ctx,
+			struct bundle_result *res, struct cd_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #define CD_BUNDLE_INT_H
 
 #include "core/buf.h"
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
 #include "format/redact.h"
@@ -39,21 +40,21 @@ struct bundle_ctx {
 };
 
 /* One member: text redacted (unless --no-redact) and archived under BUNDLE_TOP/. */
-int bundle_member(struct bundle_ctx *c, const char *name, const char *p, size_t n,
-		  struct cd_err *err);
+CD_WUR int bundle_member(struct bundle_ctx *c, const char *name, const char *p, size_t n,
+			 struct cd_err *err);
 /* The archive member of redacted bytes already in out. */
-int bundle_put(struct bundle_ctx *c, const char *name, const struct cd_buf *out,
-	       struct cd_err *err);
+CD_WUR int bundle_put(struct bundle_ctx *c, const char *name, const struct cd_buf *out,
+		      struct cd_err *err);
 
 /* bundle_text.c */
-int bundle_readme(struct bundle_ctx *c, struct cd_buf *out);
-int bundle_ledger(struct bundle_ctx *c, struct cd_buf *out);
-int bundle_env(struct bundle_ctx *c, int member, struct cd_buf *out, struct cd_err *err);
-int bundle_packages(struct bundle_ctx *c, struct cd_buf *out);
+CD_WUR int bundle_readme(struct bundle_ctx *c, struct cd_buf *out);
+CD_WUR int bundle_ledger(struct bundle_ctx *c, struct cd_buf *out);
+CD_WUR int bundle_env(struct bundle_ctx *c, int member, struct cd_buf *out, struct cd_err *err);
+CD_WUR int bundle_packages(struct bundle_ctx *c, struct cd_buf *out);
 
 /* bundle_log.c */
 void bundle_log_open(struct bundle_ctx *c, struct bundle_log *l, size_t index);
-int bundle_log_write(struct bundle_ctx *c, struct bundle_log *l, struct cd_err *err);
+CD_WUR int bundle_log_write(struct bundle_ctx *c, struct bundle_log *l, struct cd_err *err);
 void bundle_log_close(struct bundle_log *l);
 
 #endif

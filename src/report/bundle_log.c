@@ -35,8 +35,9 @@ static void member_name(struct bundle_ctx *c, struct bundle_log *l, size_t index
 	size_t i, n;
 
 	buf_init(&red, 4096);
+	/* a base that does not fit leaves red empty: the member is "N-log" */
 	if (!c->set || rd_text(c->set, c->readme, base, strlen(base), &red, NULL))
-		buf_reset(&red), (void)buf_puts(&red, c->set ? "log" : base);
+		buf_reset(&red), (void)!buf_puts(&red, c->set ? "log" : base);
 	n = red.len < sizeof(safe) - 1 ? red.len : sizeof(safe) - 1;
 	for (i = 0; i < n; i++) {
 		char ch = red.p[i];
@@ -106,11 +107,13 @@ struct log_run {
 	struct xs_scanner *sc;
 };
 
-/* What the member gained since the last call goes to explain. */
+/* What the member gained since the last call goes to explain. Explain's part
+ * is a best effort: a scan that broke keeps what it had found and its error,
+ * and the member stands either way. */
 static void to_explain(struct log_run *r)
 {
 	if (r->out.len > r->fed)
-		xs_feed(r->sc, r->out.p + r->fed, r->out.len - r->fed);
+		(void)!xs_feed(r->sc, r->out.p + r->fed, r->out.len - r->fed);
 	r->fed = r->out.len;
 }
 
@@ -196,7 +199,7 @@ static int read_log(struct log_run *r, struct cd_err *err)
 		r->l->lines_cut = r->st.lines_cut;
 		to_explain(r);
 	}
-	xs_finish(r->sc);
+	(void)!xs_finish(r->sc); /* a broken scan: see to_explain */
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/err.h"
 #include "core/str.h"
+#include "core/vec.h"
 #include "report/hostlist.h"
 
 static uint64_t hash_of(const char *s)
@@ -113,25 +114,14 @@ void diff_free(struct diff *d)
 	arena_free(&d->arena);
 }
 
-int diff_grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*v, c * size);
-	if (!p)
-		return CD_ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 int diff_add_bad(struct diff *d, const char *source, const char *msg)
 {
-	if (diff_grow((void **)&d->bad, &d->cap_bad, d->n_bad, sizeof(*d->bad)))
+	struct diff_bad *grown =
+		vec_grow(NULL, d->bad, &d->cap_bad, d->n_bad, sizeof(*grown), DIFF_VEC_FIRST, 0);
+
+	if (!grown)
 		return CD_ENOMEM;
+	d->bad = grown;
 	d->bad[d->n_bad].source = arena_strdup(&d->arena, source);
 	d->bad[d->n_bad].msg = arena_strdup(&d->arena, msg);
 	d->n_bad++;
@@ -171,10 +161,12 @@ static const char *host_name(struct diff *d, const char *host, const char *sourc
 
 static int add_node(struct diff *d, const char *host, const char *source, size_t group)
 {
-	struct diff_node *n;
+	struct diff_node *n =
+		vec_grow(NULL, d->nodes, &d->cap_nodes, d->n_nodes, sizeof(*n), DIFF_VEC_FIRST, 0);
 
-	if (diff_grow((void **)&d->nodes, &d->cap_nodes, d->n_nodes, sizeof(*d->nodes)))
+	if (!n)
 		return CD_ENOMEM;
+	d->nodes = n;
 	n = &d->nodes[d->n_nodes];
 	n->dup = 0;
 	n->host = host_name(d, host, source, &n->dup);
@@ -217,12 +209,14 @@ static int collect_leaf(void *ctx, const char *key, const json_t *value)
 {
 	struct collect *c = ctx;
 	char *text = json_dumps(value, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-	struct diff_pair *p;
+	struct diff_pair *p =
+		text ? vec_grow(NULL, c->v, &c->cap, c->n, sizeof(*p), DIFF_VEC_FIRST, 0) : NULL;
 
-	if (!text || diff_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) {
+	if (!p) {
 		free(text);
 		return CD_ENOMEM;
 	}
+	c->v = p;
 	p = &c->v[c->n];
 	p->key = intern(c->d, key);
 	p->value = intern(c->d, text);
@@ -280,8 +274,10 @@ static int new_group(struct diff *d, const json_t *report, const char *fp, size_
 	struct diff_slot *slot;
 	int rc;
 
-	if (diff_grow((void **)&d->groups, &d->cap_groups, d->n_groups, sizeof(*d->groups)))
+	g = vec_grow(NULL, d->groups, &d->cap_groups, d->n_groups, sizeof(*g), DIFF_VEC_FIRST, 0);
+	if (!g)
 		return CD_ENOMEM;
+	d->groups = g;
 	g = &d->groups[d->n_groups];
 	memset(g, 0, sizeof(*g));
 	str_copy(g->fp, sizeof(g->fp), fp);

@@ -11,6 +11,7 @@
 
 #include "core/arena.h"
 #include "core/buf.h"
+#include "core/err.h"
 #include "format/fleetrep.h"
 #include "report/fleet.h"
 
@@ -102,15 +103,15 @@ int diff_add_known(struct diff *d, const struct fleetrep_head *h, const char *so
 /* The group of a fingerprint seen and checked before; NULL when none. */
 const struct diff_group *diff_group_of(const struct diff *d, const char *fp);
 /* A whole report (parsed by fleetrep_parse); the tree stays the caller's. */
-int diff_add_report(struct diff *d, json_t *report, const char *source);
+CD_WUR int diff_add_report(struct diff *d, json_t *report, const char *source);
 /* An input that could not be read: listed, never counted as a node. */
-int diff_add_bad(struct diff *d, const char *source, const char *msg);
+CD_WUR int diff_add_bad(struct diff *d, const char *source, const char *msg);
 /* Rank groups, keys and findings; must are --must-match patterns (fnmatch,
  * after aliases: driver, cuda, cuda-runtime, torch, torch-cuda, cudnn, nccl,
  * nccl-env). */
-int diff_finish(struct diff *d, const char *const *must, size_t n_must);
+CD_WUR int diff_finish(struct diff *d, const char *const *must, size_t n_must);
 /* The folded host list of the nodes in groups g[0..n) into out. */
-int diff_hosts(const struct diff *d, const size_t *g, size_t n, struct cd_buf *out);
+CD_WUR int diff_hosts(const struct diff *d, const size_t *g, size_t n, struct cd_buf *out);
 /* 1 when group g has value v. */
 int diff_value_has(const struct diff_value *v, size_t g);
 /* A value for people: strings without their quotes, "(absent)" for NULL. */

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
+#include "core/vec.h"
 
 #define CHUNK	     ((size_t)64 << 10)
 #define DIR_MAX	     1000000 /* entries of one directory */
@@ -264,15 +266,12 @@ static int read_dir(struct diff *d, const char *path, int verify)
 		char **grown;
 		if (e->d_name[0] == '.' || !str_has_suffix(e->d_name, ".json"))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			grown = realloc(names, cap * sizeof(*names));
-			if (!grown) {
-				rc = CD_ENOMEM;
-				break;
-			}
-			names = grown;
+		grown = vec_grow(NULL, names, &cap, n, sizeof(*names), 256, DIR_MAX);
+		if (!grown) {
+			rc = CD_ENOMEM;
+			break;
 		}
+		names = grown;
 		names[n] = strdup(e->d_name);
 		if (!names[n++]) {
 			rc = CD_ENOMEM;
@@ -285,8 +284,7 @@ static int read_dir(struct diff *d, const char *path, int verify)
 	if (!rc && !n)
 		rc = bad(d, path, "no *.json report in this directory");
 	for (i = 0; i < n; i++) {
-		if (!rc &&
-		    snprintf(full, sizeof(full), "%s/%s", path, names[i]) < (int)sizeof(full))
+		if (!rc && !fsu_join(full, sizeof(full), path, names[i]))
 			rc = read_file(d, full, verify);
 		free(names[i]);
 	}

@@ -6,10 +6,11 @@
 #ifndef CD_DIFF_IN_H
 #define CD_DIFF_IN_H
 
+#include "core/err.h"
 #include "report/diff.h"
 
 #define DIFF_REPORT_MAX ((size_t)16 << 20)
 
-int diff_read_arg(struct diff *d, const char *arg, int verify);
+CD_WUR int diff_read_arg(struct diff *d, const char *arg, int verify);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 struct diff_slot {
 	const char *s;
 	uint64_t hash;
@@ -18,11 +20,11 @@ struct diff_set {
 };
 
 /* The slot of s: found (->s set) or where it goes; NULL without memory. */
-struct diff_slot *diff_set_slot(struct diff_set *t, const char *s);
+CD_WUR struct diff_slot *diff_set_slot(struct diff_set *t, const char *s);
 const struct diff_slot *diff_set_find(const struct diff_set *t, const char *s);
 /* struct diff_pair by key, for qsort and bsearch. */
 int diff_cmp_pair(const void *a, const void *b);
-/* Grow *v (of *cap elements of size) to hold element n. */
-int diff_grow(void **v, size_t *cap, size_t n, size_t size);
+/* Elements each of diff's growing arrays (core/vec.h) starts with. */
+#define DIFF_VEC_FIRST 64
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/vec.h"
 #include "report/diff.h"
 #include "report/diff_int.h"
 
@@ -177,9 +178,15 @@ static int key_union(struct diff *d, const char ***out, size_t *n)
 	for (i = 0; i < d->n_groups && !rc; i++)
 		for (k = 0; k < d->groups[i].n_pairs && !rc; k++) {
 			struct diff_slot *s = diff_set_slot(&seen, d->groups[i].pairs[k].key);
-			if (!s || diff_grow((void **)&keys, &cap, *n, sizeof(*keys)))
+			const char **grown =
+				s ? vec_grow(NULL, keys, &cap, *n, sizeof(*keys), DIFF_VEC_FIRST, 0)
+				  : NULL;
+			if (!grown) {
 				rc = CD_ENOMEM;
-			else if (!s->s) {
+				continue;
+			}
+			keys = grown;
+			if (!s->s) {
 				s->s = d->groups[i].pairs[k].key;
 				seen.n++;
 				keys[(*n)++] = s->s;

@@ -7,14 +7,15 @@
 
 #include <stdio.h>
 
+#include "core/err.h"
 #include "report/diff.h"
 #include "report/render.h"
 
 #define DIFF_SCHEMA "cuda-doctor.diff/1"
 
-int diff_text(const struct cd_render *r, const struct diff *d);
-int diff_jsonl(FILE *out, const struct diff *d);
-int diff_html(FILE *out, const struct diff *d);
+CD_WUR int diff_text(const struct cd_render *r, const struct diff *d);
+CD_WUR int diff_jsonl(FILE *out, const struct diff *d);
+CD_WUR int diff_html(FILE *out, const struct diff *d);
 /* 9812 -> "9,812" */
 const char *diff_count(size_t n, char *buf, size_t cap);
 

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "check/install.h"
+#include "core/err.h"
 #include "facts/plan.h"
 #include "report/render.h"
 
@@ -23,7 +24,7 @@ struct fix_report {
 	const char *jax_line;		      /* --for jax: JAX's line, or NULL */
 };
 
-json_t *fix_json(const struct fix_report *r);
+CD_WUR json_t *fix_json(const struct fix_report *r);
 void fix_text(const struct cd_render *out, const struct fix_report *r);
 void fix_markdown(const struct cd_render *out, const struct fix_report *r);
 /* "First step (1 of 3, `cuda-doctor fix` for the plan): TITLE" and the

@@ -8,21 +8,23 @@
 
 #include <jansson.h>
 
+#include "core/err.h"
+
 #define FLEET_FP_PREFIX "sha256:"
 #define FLEET_FP_MAX	72 /* "sha256:" + 64 hex digits + NUL */
 #define FLEET_KEY_MAX	512
 
 /* A copy of report without the fleet object, identity and volatile keys;
  * NULL when memory runs out. */
-json_t *fleet_normalised(const json_t *report);
+CD_WUR json_t *fleet_normalised(const json_t *report);
 /* "sha256:<hex>" of the normalised report into out. */
-int fleet_fingerprint(const json_t *report, char out[FLEET_FP_MAX]);
+CD_WUR int fleet_fingerprint(const json_t *report, char out[FLEET_FP_MAX]);
 
 /* check's report as printed: each volatile key set to null unless
  * keep_volatile (check --volatile), then a "fleet" object after "tool":
  * {hostname, fingerprint, volatile}. Takes report's reference; returns the
  * new object, NULL when memory runs out. */
-json_t *fleet_stamp(json_t *report, int keep_volatile);
+CD_WUR json_t *fleet_stamp(json_t *report, int keep_volatile);
 
 /* Called for each leaf of the normalised report, findings apart: key is the
  * dotted path ("driver.version"), an array of objects indexed by each
@@ -34,6 +36,6 @@ struct fleet_walk {
 	int (*leaf)(void *ctx, const char *key, const json_t *value);
 	void *ctx;
 };
-int fleet_leaves(const json_t *report, const struct fleet_walk *w);
+CD_WUR int fleet_leaves(const json_t *report, const struct fleet_walk *w);
 
 #endif

@@ -8,12 +8,13 @@
 #include <jansson.h>
 
 #include "check/gate.h"
+#include "core/err.h"
 #include "report/render.h"
 
 #define GATE_SCHEMA "cuda-doctor.gate/1"
 
 void gate_text(const struct cd_render *r, const struct gate_result *res, size_t n);
-json_t *gate_json(const struct cd_facts *f, const struct gate_result *res, size_t n,
-		  const char *const *allow, size_t n_allow);
+CD_WUR json_t *gate_json(const struct cd_facts *f, const struct gate_result *res, size_t n,
+			 const char *const *allow, size_t n_allow);
 
 #endif

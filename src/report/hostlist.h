@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "core/err.h"
 
-int hostlist_fold(const char *const *names, size_t n, struct cd_buf *out);
+CD_WUR int hostlist_fold(const char *const *names, size_t n, struct cd_buf *out);
 
 #endif

@@ -17,9 +17,10 @@ static json_t *repair_utf8(const char *s)
 	struct cd_buf b;
 	const unsigned char *p = (const unsigned char *)s;
 	json_t *j;
+	int rc = 0;
 
 	buf_init(&b, 0);
-	while (*p) {
+	while (*p && !rc) {
 		size_t n = 0, k;
 		if (*p < 0x80)
 			n = 1;
@@ -39,14 +40,14 @@ static json_t *repair_utf8(const char *s)
 			json_decref(ok);
 		}
 		if (n) {
-			buf_append(&b, p, n);
+			rc = buf_append(&b, p, n);
 			p += n;
 		} else {
-			buf_puts(&b, "\xEF\xBF\xBD");
+			rc = buf_puts(&b, "\xEF\xBF\xBD");
 			p++;
 		}
 	}
-	j = json_string(b.p ? b.p : "");
+	j = rc ? NULL : json_string(b.p ? b.p : "");
 	buf_free(&b);
 	return j;
 }

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "core/err.h"
 #include "report/render.h"
 
 #define CD_PROBE_SCHEMA "cuda-doctor.probe/1"
@@ -20,7 +21,7 @@ enum probe_nagios_status {
 	PROBE_NAGIOS_UNKNOWN = 3
 };
 
-json_t *probe_json(const struct cd_facts *f, const struct cd_findings *fs);
+CD_WUR json_t *probe_json(const struct cd_facts *f, const struct cd_findings *fs);
 void probe_text(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 void probe_markdown(const struct cd_render *r, const struct cd_facts *f,
 		    const struct cd_findings *fs);

@@ -9,12 +9,13 @@
 
 #include <stdio.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
 
-int prom_report(FILE *out, const struct cd_facts *f, const struct cd_findings *fs);
+CD_WUR int prom_report(FILE *out, const struct cd_facts *f, const struct cd_findings *fs);
 /* probe's report: the driver, each device's result, step times and
  * measurements, NCCL's all-reduce, Xid lines during the probe, findings. */
-int prom_probe(FILE *out, const struct cd_facts *f, const struct cd_findings *fs);
+CD_WUR int prom_probe(FILE *out, const struct cd_facts *f, const struct cd_findings *fs);
 
 #endif

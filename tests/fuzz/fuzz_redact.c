@@ -20,12 +20,10 @@ static struct rd_set *set_up(void)
 {
 	struct rd_set *s = NULL;
 
-	if (redactkb_load(&s, NULL))
-		__builtin_trap();
-	rd_set_value(s, "@host", "gpunode17");
-	rd_set_value(s, "@user", "alice");
-	rd_set_value(s, "@home", "/home/alice");
-	rd_set_allow(s, "9.1.0.70");
+	if (redactkb_load(&s, NULL) || rd_set_value(s, "@host", "gpunode17") ||
+	    rd_set_value(s, "@user", "alice") || rd_set_value(s, "@home", "/home/alice") ||
+	    rd_set_allow(s, "9.1.0.70"))
+		__builtin_trap(); /* the set every input runs through */
 	return s;
 }
 

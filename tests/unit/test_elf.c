@@ -327,7 +327,7 @@ static long compare_with_readelf(const char *lib)
 	snprintf(cmd, sizeof(cmd), "readelf --dyn-syms -W %s 2>/dev/null", lib);
 	if (access(lib, R_OK) != 0 || system("readelf --version >/dev/null 2>&1") != 0)
 		return -1;
-	root_init(&root, NULL, NULL);
+	assert_int_equal(root_init(&root, NULL, NULL), 0);
 	arena_init(&a);
 	assert_int_equal(fmap_open(&root, lib, (size_t)1 << 30, &m, NULL), 0);
 	assert_int_equal(elf_parse(m.p, m.n, &e, NULL), 0);

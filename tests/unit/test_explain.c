@@ -322,8 +322,9 @@ static void sigdb_rejects(void **state)
 
 		assert_non_null(at);
 		buf_init(&b, 8192);
-		buf_printf(&b, "%.*s%s%s", (int)(at - good_sig), good_sig, bad[i].to,
-			   at + strlen(bad[i].from));
+		assert_int_equal(buf_printf(&b, "%.*s%s%s", (int)(at - good_sig), good_sig,
+					    bad[i].to, at + strlen(bad[i].from)),
+				 0);
 		if (parse(b.p, &db, &err) != CD_EFORMAT)
 			fail_msg("case %zu was accepted", i);
 		sigdb_free(&db);
@@ -339,7 +340,7 @@ static void sigdb_duplicate_id(void **state)
 
 	(void)state;
 	buf_init(&b, 8192);
-	buf_printf(&b, "%s\n%s", good_sig, good_sig);
+	assert_int_equal(buf_printf(&b, "%s\n%s", good_sig, good_sig), 0);
 	assert_int_equal(parse(b.p, &db, &err), CD_EFORMAT);
 	assert_non_null(strstr(err.msg, "t-one"));
 	sigdb_free(&db);
@@ -422,8 +423,8 @@ static void scan_crlf_and_pieces(void **state)
 	buf_init(&b, 1 << 16);
 	for (p = build_log; *p; p++) {
 		if (*p == '\n')
-			buf_putc(&b, '\r');
-		buf_putc(&b, *p);
+			assert_int_equal(buf_putc(&b, '\r'), 0);
+		assert_int_equal(buf_putc(&b, *p), 0);
 	}
 	a = scan_pieces(b.p, b.len, 0);
 	c = scan_pieces(b.p, b.len, 1); /* one byte at a time */
@@ -817,9 +818,10 @@ static void scan_bounded_diagnoses(void **state)
 	(void)state;
 	buf_init(&b, 1 << 20);
 	for (i = 0; i < 300; i++)
-		buf_printf(&b, "fatal error: h%d.h: No such file or directory\n", i);
+		assert_int_equal(
+			buf_printf(&b, "fatal error: h%d.h: No such file or directory\n", i), 0);
 	for (i = 0; i < 1000; i++)
-		buf_printf(&b, "fatal error: h0.h: No such file or directory\n");
+		assert_int_equal(buf_puts(&b, "fatal error: h0.h: No such file or directory\n"), 0);
 	r = scan_pieces(b.p, b.len, 0);
 	assert_int_equal(r->n, XS_DIAG_MAX);
 	assert_int_equal(r->dropped, 300 - XS_DIAG_MAX);
@@ -838,10 +840,10 @@ static void scan_long_fact(void **state)
 
 	(void)state;
 	buf_init(&b, 1 << 16);
-	buf_puts(&b, "fatal error: ");
+	assert_int_equal(buf_puts(&b, "fatal error: "), 0);
 	for (i = 0; i < 2000; i++)
-		buf_putc(&b, 'a');
-	buf_puts(&b, ".h: No such file or directory\n");
+		assert_int_equal(buf_putc(&b, 'a'), 0);
+	assert_int_equal(buf_puts(&b, ".h: No such file or directory\n"), 0);
 	r = scan_pieces(b.p, b.len, 0);
 	assert_int_equal(r->n, 1);
 	assert_true(strlen(xs_fact(&r->d[0], "header")) <= XS_FACT_MAX);

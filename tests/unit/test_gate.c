@@ -83,7 +83,7 @@ static void unknown_fails_with_its_finding(void **state)
 	(void)state;
 	ctx_init(&c);
 	c.f.driver.status = CD_PROBE_LIB_MISSING;
-	findings_add(&c.fs, "driver-missing", CD_SEV_ERROR, "driver", "no driver");
+	assert_non_null(findings_add(&c.fs, "driver-missing", CD_SEV_ERROR, "driver", "no driver"));
 	assert_int_equal(judge(&c, "driver >= 535\ngpu.count >= 1\nnccl\ntorch >= 2\n", NULL, 0),
 			 4);
 	assert_int_equal(res[0].status, GATE_FAIL);
@@ -108,8 +108,8 @@ static void no_errors_and_allow(void **state)
 	(void)state;
 	ctx_init(&c);
 	ctx_healthy(&c, 1);
-	findings_add(&c.fs, "gpu-ecc-errors", CD_SEV_ERROR, "gpus", "ecc");
-	findings_add(&c.fs, "shm-too-small", CD_SEV_WARNING, "container", "shm");
+	assert_non_null(findings_add(&c.fs, "gpu-ecc-errors", CD_SEV_ERROR, "gpus", "ecc"));
+	assert_non_null(findings_add(&c.fs, "shm-too-small", CD_SEV_WARNING, "container", "shm"));
 	assert_int_equal(judge(&c, "no-errors\nno-warnings\n", NULL, 0), 2);
 	assert_int_equal(res[0].status, GATE_FAIL);
 	assert_string_equal(res[0].found, "1 error: gpu-ecc-errors");

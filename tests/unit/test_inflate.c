@@ -84,14 +84,14 @@ static char *words(size_t *n)
 	buf_init(&b, 0);
 	for (i = 0; i < 2000; i++) {
 		x = (x * 1103515245ul + 12345ul) & 0x7ffffffful;
-		buf_printf(&b, "%s%s", i ? " " : "", w[(x >> 16) % 16]);
+		assert_int_equal(buf_printf(&b, "%s%s", i ? " " : "", w[(x >> 16) % 16]), 0);
 	}
-	buf_putc(&b, '\n');
+	assert_int_equal(buf_putc(&b, '\n'), 0);
 	blk = b.len;
 	one = buf_steal(&b); /* appending b to itself would read a buffer it moves */
 	buf_init(&b, 0);
 	for (k = 0; k < 6; k++)
-		buf_append(&b, one, blk);
+		assert_int_equal(buf_append(&b, one, blk), 0);
 	free(one);
 	*n = b.len;
 	return buf_steal(&b);

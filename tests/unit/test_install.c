@@ -32,7 +32,7 @@ static int setup(void **state)
 	(void)state;
 	memset(&X, 0, sizeof(X));
 	facts_init(&X.f, NULL);
-	root_init(&X.f.root, NULL, NULL);
+	assert_int_equal(root_init(&X.f.root, NULL, NULL), 0);
 	X.f.driver.cuda_version_int = CD_UNK;
 	return 0;
 }

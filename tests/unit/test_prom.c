@@ -71,9 +71,9 @@ static void findings_counted(void **state)
 
 	(void)state;
 	ctx_init(&c);
-	findings_add(&c.fs, "lib-duplicate", CD_SEV_INFO, "python", "a");
-	findings_add(&c.fs, "driver-missing", CD_SEV_ERROR, "driver", "b");
-	findings_add(&c.fs, "lib-duplicate", CD_SEV_INFO, "python", "c");
+	assert_non_null(findings_add(&c.fs, "lib-duplicate", CD_SEV_INFO, "python", "a"));
+	assert_non_null(findings_add(&c.fs, "driver-missing", CD_SEV_ERROR, "driver", "b"));
+	assert_non_null(findings_add(&c.fs, "lib-duplicate", CD_SEV_INFO, "python", "c"));
 	text = render(&c);
 	assert_non_null(strstr(text, "cuda_doctor_findings{severity=\"error\"} 1\n"
 				     "cuda_doctor_findings{severity=\"warning\"} 0\n"

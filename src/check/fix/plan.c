@@ -188,18 +188,22 @@ static const char *with_python(const struct cd_facts *f, const char *cmd, struct
 	const char *at = strstr(cmd, "{python}"), *py = f->stack ? stack_python(f) : "python3";
 	struct cd_buf b;
 	const char *s;
+	int rc = 0;
 
 	if (!at)
 		return cmd;
 	buf_init(&b, 4096);
-	while (at) {
-		buf_append(&b, cmd, (size_t)(at - cmd));
-		buf_puts(&b, py);
+	while (!rc && at) {
+		rc = buf_append(&b, cmd, (size_t)(at - cmd));
+		if (!rc)
+			rc = buf_puts(&b, py);
 		cmd = at + 8;
 		at = strstr(cmd, "{python}");
 	}
-	buf_puts(&b, cmd);
-	s = b.p ? arena_strdup(a, b.p) : NULL;
+	if (!rc)
+		rc = buf_puts(&b, cmd);
+	/* A command cut short would run something else: none instead. */
+	s = b.p && !rc ? arena_strdup(a, b.p) : NULL;
 	buf_free(&b);
 	return s;
 }

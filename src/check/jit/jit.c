@@ -424,16 +424,18 @@ static void check_files(const struct cd_facts *fx, const struct cd_jit_facts *jf
 	for (i = 0; i < n; i++) {
 		const struct jit_file *f = jit_file_get(jf, names[i]);
 		struct cd_buf b;
+		int rc;
 		buf_init(&b, 4096);
-		buf_printf(&b, "%s: not in %s", f->name,
-			   f->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
-		if (f->note)
-			buf_printf(&b, " (%s)", f->note);
-		for (k = 0; k < f->n_elsewhere; k++)
-			buf_printf(&b, "%s%s", k ? ", " : "; present at ", f->elsewhere[k]);
-		if (!f->n_elsewhere)
-			buf_puts(&b, "; no other copy on disk");
-		finding_evidence(x, out->arena, "%s", b.p ? b.p : f->name);
+		rc = buf_printf(&b, "%s: not in %s", f->name,
+				f->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
+		if (!rc && f->note)
+			rc = buf_printf(&b, " (%s)", f->note);
+		for (k = 0; !rc && k < f->n_elsewhere; k++)
+			rc = buf_printf(&b, "%s%s", k ? ", " : "; present at ", f->elsewhere[k]);
+		if (!rc && !f->n_elsewhere)
+			rc = buf_puts(&b, "; no other copy on disk");
+		/* A line that did not fit: the file's name alone. */
+		finding_evidence(x, out->arena, "%s", b.p && !rc ? b.p : f->name);
 		buf_free(&b);
 	}
 	jit_fix_files(jf, x, out->arena, names, n);

@@ -187,7 +187,7 @@ static void type_unknown(const struct cd_model_facts *m, struct cd_findings *out
 	}
 	if (m->tf.knows_type != CD_TRI_NO || c->auto_config_remote == CD_TRI_YES)
 		return;
-	first = model_type_first(c->model_type, &native, &src);
+	first = model_type_first(c->model_type, &native, &src, a);
 	x = findings_add(out, "model-type-unknown", CD_SEV_ERROR, SECTION,
 			 "transformers %s does not know model_type '%s'",
 			 m->tf.version ? m->tf.version : "(unknown version)", c->model_type);

@@ -271,7 +271,7 @@ static void query_start(struct cd_facts *f, struct driver_pending *p, const char
 	for (i = 0; i < p->n; i++)
 		p->jobs[i].keep_stderr = verbose >= 2;
 	/* On failure every job is ISO_NOT_RUN with its reason; decide() says so. */
-	isolate_start(&p->batch, p->jobs, p->n, p->timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
+	(void)!isolate_start(&p->batch, p->jobs, p->n, p->timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
 }
 
 static void query_finish(struct cd_facts *f, struct driver_pending *p)

@@ -19,7 +19,7 @@ struct live_opts {
 };
 
 /* 0, or CD_EUSAGE (err says why) when --devices names no visible device. */
-int live_probe(struct cd_facts *f, const struct live_opts *o, struct cd_err *err);
+CD_WUR int live_probe(struct cd_facts *f, const struct live_opts *o, struct cd_err *err);
 /* The PTX the probe JIT-compiles on each device (live_ptx.c). */
 const char *live_ptx_text(void);
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "probe/dlib.h"
 #include "probe/isolate.h"
 
@@ -79,7 +80,7 @@ struct live_cu {
 
 /* Load and bind libcuda in a child (stage "dlopen", the dlib records, then
  * "load.rc" / "load.us"): 0, or -1 after "load.fail" when it cannot be used. */
-int live_cu_load(struct iso_out *o, struct live_cu *cu, const char *lib);
+CD_WUR int live_cu_load(struct iso_out *o, struct live_cu *cu, const char *lib);
 
 /* Records of a failed driver call: "<step>.rc", ".name", ".error", ".call". */
 void live_cu_fail(struct iso_out *o, const struct live_cu *cu, const char *step, CUresult rc,

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/live.h"
 #include "probe/isolate.h"
@@ -52,8 +53,8 @@ uint32_t live_dev_lcg(uint32_t x, uint32_t iters);
 CUresult live_dev_launch(struct live_run *r, const char *step, CUfunction f, unsigned grid,
 			 unsigned block, void **params);
 /* The --full steps, live_full.c: 0 to go on, -1 when the step failed. */
-int live_full_memtest(struct live_run *r);
-int live_full_compute(struct live_run *r);
+CD_WUR int live_full_memtest(struct live_run *r);
+CD_WUR int live_full_compute(struct live_run *r);
 
 struct live_opts;
 
@@ -61,14 +62,14 @@ struct live_opts;
  * instances through CUDA_VISIBLE_DEVICES, else what an enumeration child
  * sees), narrowed by --devices; the children's arguments in *args (arena).
  * 0, or CD_EUSAGE when --devices names no device. */
-int live_plan(struct cd_facts *f, struct cd_live_facts *lf, const struct live_opts *o,
-	      int64_t end_us, struct live_dev_arg **args, struct cd_err *err);
+CD_WUR int live_plan(struct cd_facts *f, struct cd_live_facts *lf, const struct live_opts *o,
+		     int64_t end_us, struct live_dev_arg **args, struct cd_err *err);
 
 /* The NVML child for MIG instances and the recovery state, live_nvml.c:
  * started beside the driver probe, collected after it. */
 struct live_nvml_pending;
-struct live_nvml_pending *live_nvml_start(struct cd_facts *f, struct cd_live_facts *lf,
-					  int timeout_ms);
+CD_WUR struct live_nvml_pending *live_nvml_start(struct cd_facts *f, struct cd_live_facts *lf,
+						 int timeout_ms);
 void live_nvml_finish(struct cd_facts *f, struct cd_live_facts *lf, struct live_nvml_pending *p);
 
 /* The peer child, live_peer.c (skipped unless --full and two devices). */
@@ -81,7 +82,7 @@ void live_nccl(struct cd_facts *f, struct cd_live_facts *lf, const struct live_o
  * they are done; t0_us: when the probe began. NULL when it cannot be read
  * (the reason is in lf->xids). */
 struct live_xid_pending;
-struct live_xid_pending *live_xid_open(struct cd_facts *f, struct cd_live_facts *lf);
+CD_WUR struct live_xid_pending *live_xid_open(struct cd_facts *f, struct cd_live_facts *lf);
 void live_xid_drain(struct live_xid_pending *p);
 void live_xid_close(struct cd_facts *f, struct cd_live_facts *lf, struct live_xid_pending *p,
 		    int64_t t0_us);

@@ -339,7 +339,8 @@ static void run(struct cd_facts *f, struct cd_live_facts *lf, int64_t end_us, co
 
 	if (alloc_pairs(f, &lf->peers, dev, n))
 		return;
-	isolate_run(&j, 1, left > 1 ? (int)left : 1, 0, NULL);
+	/* a child that did not start is ISO_NOT_RUN with its error: the step says so */
+	(void)!isolate_run(&j, 1, left > 1 ? (int)left : 1, 0, NULL);
 	kv_reader_init(&r, (const uint8_t *)j.out.p, j.out.p ? j.out.len : 0);
 	while ((rc = kv_next(&r, k, v)) != 0)
 		if (rc == 1)

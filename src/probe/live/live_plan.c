@@ -201,7 +201,9 @@ static size_t from_cuda(struct cd_facts *f, struct cd_live_facts *lf, const char
 	e.f = f;
 	e.lf = lf;
 	lf->enumerated_by = "cuda";
-	isolate_run(&j, 1, left > ENUM_MAX_MS ? ENUM_MAX_MS : left > 0 ? (int)left : 1, 0, NULL);
+	/* a child that did not start is ISO_NOT_RUN with its error: the step says so */
+	(void)!isolate_run(&j, 1, left > ENUM_MAX_MS ? ENUM_MAX_MS : (int)(left > 0 ? left : 1), 0,
+			   NULL);
 	memset(&one, 0, sizeof(one));
 	if (live_devices_alloc(&one, &f->arena, 1) == 0) {
 		tmp = one.devices[0];
@@ -232,9 +234,9 @@ static int filter(struct cd_facts *f, const char *list, struct cand *c, size_t *
 	size_t i, m = 0;
 
 	while (*list) {
-		size_t len = strcspn(list, ","), hit = 0;
+		size_t len = strcspn(list, ",");
 		char tok[96];
-		int ord;
+		int ord, hit = 0;
 		str_ncopy(tok, sizeof(tok), list, len);
 		str_trim(tok);
 		if (tok[0] && !str_to_int(tok, 0, DEVICES_MAX - 1, &ord) && (size_t)ord < *n)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/arena.h"
+#include "core/span.h"
 #include "core/str.h"
 #include "format/gguf.h"
 #include "probe/http.h"
@@ -60,33 +61,38 @@ static void frame(struct fetch *x, const char *kind, long status, int64_t total,
 }
 
 /* Percent-encode s into b, keeping unreserved characters (and '/' when
- * keep_slash), as urllib.parse.quote does. */
-static void quote(struct cd_buf *b, const char *s, int keep_slash)
+ * keep_slash), as urllib.parse.quote does; 0 or the first append's error. */
+static int quote(struct cd_buf *b, const char *s, int keep_slash)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	int rc = 0;
 
-	for (; *s; s++) {
+	for (; *s && !rc; s++) {
 		unsigned char c = (unsigned char)*s;
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		    c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
-			buf_putc(b, (char)c);
+			rc = buf_putc(b, (char)c);
 		} else {
-			buf_putc(b, '%');
-			buf_putc(b, hex[c >> 4]);
-			buf_putc(b, hex[c & 15]);
+			rc = buf_putc(b, '%');
+			if (!rc)
+				rc = buf_putc(b, hex[c >> 4]);
+			if (!rc)
+				rc = buf_putc(b, hex[c & 15]);
 		}
 	}
+	return rc;
 }
 
 /* One GET under the bounds; 0 with r filled (any status), -1 when no
- * response came (an "err" frame is written) or a bound stopped it. */
+ * response came (an "err" frame is written), a bound stopped it, or the URL
+ * could not be built (url NULL: nothing is asked). */
 static int get(struct fetch *x, const char *what, const char *url, uint64_t off, uint64_t len,
 	       size_t max, struct http_resp *r)
 {
 	uint64_t want = len ? len : max;
 
 	memset(r, 0, sizeof(*r));
-	if (x->stop)
+	if (x->stop || !url)
 		return -1;
 	if (x->requests >= HUB_REQUESTS_MAX || x->bytes + want > HUB_BYTES_MAX) {
 		frame(x, "limit", 0, -1, NULL, what, "a bound on requests or bytes", 27);
@@ -109,11 +115,13 @@ static int listed(const struct fetch *x, const char *name)
 	return json_object_get(x->siblings, name) != NULL;
 }
 
+/* The file's URL in u, NULL when it does not fit (a URL cut short would ask
+ * for another file). */
 static const char *file_url(struct fetch *x, struct cd_buf *u, const char *name)
 {
 	buf_reset(u);
-	buf_append(u, x->base.p, x->base.len);
-	quote(u, name, 1);
+	if (buf_append(u, x->base.p, x->base.len) || quote(u, name, 1))
+		return NULL;
 	return u->p;
 }
 
@@ -132,16 +140,6 @@ static int fetch_whole(struct fetch *x, const char *name, size_t max, struct htt
 	return r->status == 200 ? 0 : -1;
 }
 
-static uint64_t le64(const char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = (v << 8) | (unsigned char)p[i];
-	return v;
-}
-
 /* A safetensors file's 8-byte length and JSON header, by range requests. */
 static void fetch_header(struct fetch *x, const char *name)
 {
@@ -152,7 +150,7 @@ static void fetch_header(struct fetch *x, const char *name)
 	buf_init(&u, 1 << 16);
 	if (get(x, name, file_url(x, &u, name), 0, HUB_PREFIX_FIRST, HUB_PREFIX_FIRST, &r))
 		goto out;
-	need = r.body.len >= 8 ? le64(r.body.p) + 8 : 0;
+	need = r.body.len >= 8 ? span_le0((const uint8_t *)r.body.p, r.body.len, 0, 8) + 8 : 0;
 	if ((r.status == 206 || r.status == 200) && need > r.body.len && need <= HUB_HEADER_MAX) {
 		http_resp_free(&r);
 		if (get(x, name, u.p, 0, need, (size_t)need, &r))
@@ -280,10 +278,13 @@ static int ask_api(struct fetch *x, json_t **api)
 	int rc;
 
 	buf_init(&u, 1 << 16);
-	buf_printf(&u, "%s/api/models/%s/revision/", x->q->endpoint, x->q->repo);
-	quote(&u, x->q->revision, 0);
-	buf_puts(&u, "?blobs=true");
-	rc = get(x, "api", u.p, 0, 0, HUB_JSON_MAX, &r);
+	rc = buf_printf(&u, "%s/api/models/%s/revision/", x->q->endpoint, x->q->repo);
+	if (!rc)
+		rc = quote(&u, x->q->revision, 0);
+	if (!rc)
+		rc = buf_puts(&u, "?blobs=true");
+	/* a URL cut short would ask for another revision: nothing is asked */
+	rc = rc ? -1 : get(x, "api", u.p, 0, 0, HUB_JSON_MAX, &r);
 	buf_free(&u);
 	if (rc)
 		return -1;
@@ -316,9 +317,10 @@ void hub_fetch_child(struct iso_out *o, void *arg)
 		goto out;
 	x.siblings = siblings_of(api);
 	sha = json_string_value(json_object_get(api, "sha"));
-	buf_printf(&x.base, "%s/%s/resolve/", x.q->endpoint, x.q->repo);
-	quote(&x.base, sha ? sha : x.q->revision, 0);
-	buf_putc(&x.base, '/');
+	/* a base cut short would name other files: nothing more is asked */
+	if (buf_printf(&x.base, "%s/%s/resolve/", x.q->endpoint, x.q->repo) ||
+	    quote(&x.base, sha ? sha : x.q->revision, 0) || buf_putc(&x.base, '/'))
+		goto out;
 	/* config.json first: a gated repository answers 401/403 here, and nothing
 	 * more is asked. */
 	if (listed(&x, "config.json")) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/model/model.h"
 
@@ -26,7 +27,7 @@ static void locate(struct cd_facts *f, struct cd_model_facts *m)
 	if (s[0] == '~' && (s[1] == '/' || !s[1]) && home)
 		abs = arena_printf(&f->arena, "%s%s", home, s + 1);
 	else if (s[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		abs = md_join(f, cwd, s);
+		abs = fsu_path(&f->arena, cwd, s);
 	if (abs && !file_stat(&f->root, abs, &st)) {
 		if (S_ISDIR(st.st_mode)) {
 			m->source = MD_SRC_LOCAL;
@@ -149,11 +150,12 @@ static void auto_map(struct cd_facts *f, const struct cd_model_facts *m, struct 
 	for (i = 0; i < c->n_remote_files; i++) {
 		int64_t size;
 		const char *problem;
-		c->remote_present[i] = strchr(c->remote_files[i], ':') ? CD_TRI_UNKNOWN
-				       : md_check_file(f, m, md_join(f, dir, c->remote_files[i]),
-						       &size, NULL, &problem) == MD_F_OK
-					       ? CD_TRI_YES
-					       : CD_TRI_NO;
+		c->remote_present[i] =
+			strchr(c->remote_files[i], ':') ? CD_TRI_UNKNOWN
+			: md_check_file(f, m, fsu_path(&f->arena, dir, c->remote_files[i]), &size,
+					NULL, &problem) == MD_F_OK
+				? CD_TRI_YES
+				: CD_TRI_NO;
 	}
 }
 
@@ -195,7 +197,7 @@ static void config_fields(struct cd_facts *f, const struct cd_model_facts *m, st
 static void config_probe(struct cd_facts *f, struct cd_model_facts *m)
 {
 	struct md_config *c = &m->config;
-	const char *path = md_join(f, m->dir, "config.json"), *problem;
+	const char *path = fsu_path(&f->arena, m->dir, "config.json"), *problem;
 	struct cd_buf b;
 	struct cd_err err = {0};
 	json_error_t je;
@@ -251,13 +253,13 @@ static void tokenizer_probe(struct cd_facts *f, struct cd_model_facts *m)
 	for (i = 0; t->files && i < sizeof(names) / sizeof(names[0]); i++) {
 		int64_t size;
 		const char *problem;
-		if (md_check_file(f, m, md_join(f, m->dir, names[i]), &size, NULL, &problem) ==
-		    MD_F_OK)
+		if (md_check_file(f, m, fsu_path(&f->arena, m->dir, names[i]), &size, NULL,
+				  &problem) == MD_F_OK)
 			t->files[t->n_files++] = names[i];
 	}
 	buf_init(&b, CONFIG_MAX);
-	if (!md_read_file(f, m, md_join(f, m->dir, "tokenizer_config.json"), CONFIG_MAX, &b,
-			  NULL)) {
+	if (!md_read_file(f, m, fsu_path(&f->arena, m->dir, "tokenizer_config.json"), CONFIG_MAX,
+			  &b, NULL)) {
 		json_t *o = json_loadb(b.p, b.len, 0, NULL);
 		t->tokenizer_class = arena_strdup(&f->arena, jstr(o, "tokenizer_class"));
 		json_decref(o);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "facts/model.h"
 
 struct md_request {
@@ -40,11 +41,10 @@ const struct md_hub_file *hub_file_at(const struct cd_model_facts *m, const char
 enum md_fstate md_check_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
 			     int64_t *size, const char **blob, const char **problem);
 /* Read at most max bytes from the start of a file; *size gets the file size. */
-int md_read_prefix(struct cd_facts *f, const struct cd_model_facts *m, const char *path, size_t max,
-		   struct cd_buf *out, uint64_t *size, struct cd_err *err);
+CD_WUR int md_read_prefix(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
+			  size_t max, struct cd_buf *out, uint64_t *size, struct cd_err *err);
 /* The whole file, at most max bytes (CD_ENOMEM beyond), as file_read. */
-int md_read_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path, size_t max,
-		 struct cd_buf *out, struct cd_err *err);
-const char *md_join(struct cd_facts *f, const char *dir, const char *name);
+CD_WUR int md_read_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
+			size_t max, struct cd_buf *out, struct cd_err *err);
 
 #endif

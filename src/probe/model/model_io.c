@@ -15,15 +15,6 @@
 #include "core/str.h"
 #include "probe/model/model.h"
 
-const char *md_join(struct cd_facts *f, const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	return arena_printf(&f->arena, "%.*s/%s", (int)n, dir, name);
-}
-
 static enum md_fstate from_errno(struct cd_facts *f, int e, const char **problem)
 {
 	*problem = arena_strdup(&f->arena, strerror(e));

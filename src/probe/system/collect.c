@@ -110,7 +110,7 @@ static size_t keep_lines(const char *p, size_t n, struct cd_buf *out)
 	for (off = 0; off < n;) {
 		const char *nl = memchr(p + off, '\n', n - off);
 		size_t len = nl ? (size_t)(nl - (p + off)) : n - off;
-		total += wanted(p + off, len);
+		total += (size_t)wanted(p + off, len);
 		off += len + 1;
 	}
 	skip = total > COL_KLOG_LINES ? total - COL_KLOG_LINES : 0;
@@ -240,7 +240,8 @@ static void dpkg_line(void *ctx, const char *name, const char *arch, const char 
 {
 	struct cd_buf *b = ctx;
 
-	(void)buf_printf(b, "%s\t%s\t%s\n", name, *arch ? arch : "-", version);
+	/* past the cap the listing stops: an append is whole or not at all */
+	(void)!buf_printf(b, "%s\t%s\t%s\n", name, *arch ? arch : "-", version);
 }
 
 void col_dpkg(const struct cd_facts *f, struct col_text *out)
