@@ -27,6 +27,8 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wvla -Wpointer-arith -Wundef -Wwrite-strings -Wno-unused-parameter \
 	-Wimplicit-fallthrough
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_GNU_SOURCE -DCD_VERSION='"$(VERSION)"'
+# The glibc floor, GLIBC_2.28: older symbol versions (src/core/glibc_floor.h says which).
+CPPFLAGS += -include src/core/glibc_floor.h
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fno-strict-aliasing -fstack-protector-strong -MMD -MP
 ifeq ($(WERROR),1)
@@ -47,7 +49,8 @@ STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
 # zlib's deflate for the .tar.gz of `bundle` (docs/bundle.md says why not stored blocks).
 STATIC_LIBS += -Wl,-Bstatic -lz -Wl,-Bdynamic
-LDLIBS += $(STATIC_LIBS) -ldl -lm
+# libdl.so.2 by name: below glibc 2.34 dlopen lives there (and no libdl.so link is installed).
+LDLIBS += $(STATIC_LIBS) -Wl,--push-state,--no-as-needed -l:libdl.so.2 -Wl,--pop-state -lm
 
 SRCS := $(shell find src -name '*.c' | sort)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
