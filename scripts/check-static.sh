@@ -11,3 +11,5 @@ if [ -n "$bad" ]; then
 	exit 1
 fi
 echo "check-static: $bin needs glibc only"
+# ... and no glibc newer than the floor (RHEL 8's 2.28; docs/portability.md).
+"$(dirname "$0")/glibc-floor.sh" "$bin" "${CD_GLIBC_FLOOR:-2.28}"
