@@ -15,24 +15,26 @@
 #else
 #define GLIBC_FLOOR_STAT_VER 0
 #endif
+/* Their default version is still the first one on both architectures: no .symver (which,
+ * beside the sanitizers' own __xstat, makes GNU ld write a broken PLT relocation). */
 int __xstat(int ver, const char *path, struct stat *st);
 int __lxstat(int ver, const char *path, struct stat *st);
 int __fxstat(int ver, int fd, struct stat *st);
-__asm__(".symver __xstat, __xstat@" CD_GLIBC_BASE);
-__asm__(".symver __lxstat, __lxstat@" CD_GLIBC_BASE);
-__asm__(".symver __fxstat, __fxstat@" CD_GLIBC_BASE);
 
-int stat(const char *restrict path, struct stat *restrict st)
+/* Hidden: the program's own calls bind here; a library loaded beside keeps glibc's. */
+#define GLIBC_FLOOR_LOCAL __attribute__((visibility("hidden")))
+
+GLIBC_FLOOR_LOCAL int stat(const char *restrict path, struct stat *restrict st)
 {
 	return __xstat(GLIBC_FLOOR_STAT_VER, path, st);
 }
 
-int lstat(const char *restrict path, struct stat *restrict st)
+GLIBC_FLOOR_LOCAL int lstat(const char *restrict path, struct stat *restrict st)
 {
 	return __lxstat(GLIBC_FLOOR_STAT_VER, path, st);
 }
 
-int fstat(int fd, struct stat *st)
+GLIBC_FLOOR_LOCAL int fstat(int fd, struct stat *st)
 {
 	return __fxstat(GLIBC_FLOOR_STAT_VER, fd, st);
 }
