@@ -202,8 +202,9 @@ $(BUILD)/bench/timeit: bench/timeit.c
 accuracy: all
 	CD_BIN=$(abspath $(BUILD)/cuda-doctor) tests/corpus/accuracy.sh
 
+# every side-by-side benchmark in one go, one table of ratios (bench/all.sh, docs/performance.md)
 bench: all $(BUILD)/bench/timeit
-	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor
+	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/all.sh $(BUILD)/cuda-doctor
 
 # diff of 10,000 and 100,000 generated node reports beside jq -s (bench/diff.sh).
 $(BUILD)/bench/gen_reports: bench/gen_reports.c $(BUILD)/libcd.a
