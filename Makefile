@@ -4,11 +4,21 @@
 #   make test       install missing dependencies, then unit (ASan+UBSan), end-to-end,
 #                   lint, clang build and short fuzz runs
 #   make unit e2e lint fuzz bench format clean
+#   make cross-test  the aarch64 build (CROSS=aarch64-linux-gnu-) under qemu-user
 #   make wheel      build $(BUILD)/dist/cuda_doctor_bin-VERSION-py3-none-manylinux_*.whl
 # Variables: CC (gcc or clang), BUILD (build dir), SAN=1 (ASan+UBSan), FUZZ=1
 # (libFuzzer instrumentation; CC=clang), WERROR=1 (default under CI), V=1.
 
 CC ?= gcc
+# CROSS=aarch64-linux-gnu-: a cross build with Debian's toolchain into build/aarch64-linux-gnu; the
+# build-time sigc runs under qemu-user (QEMU), embed on the host (docs/portability.md).
+CROSS ?=
+ifneq ($(CROSS),)
+CC := $(CROSS)gcc
+BUILD ?= build/$(patsubst %-,%,$(CROSS))
+QEMU ?= qemu-$(firstword $(subst -, ,$(CROSS)))-static
+endif
+HOSTCC ?= gcc
 BUILD ?= build
 SAN ?=
 FUZZ ?=
@@ -65,7 +75,7 @@ FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/f
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
-	check-static test-san test-clang fakes wheel
+	check-static test-san test-clang fakes wheel cross-test
 all: $(BUILD)/cuda-doctor
 
 $(BUILD)/%.o: %.c
@@ -75,7 +85,7 @@ $(BUILD)/%.o: %.c
 # The knowledge base: data/ files embedded as byte arrays.
 $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -O1 -std=c11 -Wall -o $@ $<
+	$(Q)$(HOSTCC) -O1 -std=c11 -Wall -o $@ $<
 
 # The folders too: a file removed from data/ must leave the binary as well.
 $(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES) $(sort $(dir $(DATA_FILES)))
@@ -97,7 +107,7 @@ $(BUILD)/tools/sigc: $(SIGC_SRCS) $(wildcard src/explain/*.h src/core/*.h)
 	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc -Wall -o $@ $(SIGC_SRCS) -lhs -lstdc++ -lm
 $(BUILD)/gen/sigdb.c: $(BUILD)/tools/sigc $(SIG_FILES)
 	@mkdir -p $(dir $@)
-	$(Q)$(BUILD)/tools/sigc $@ $(SIG_FILES)
+	$(Q)$(QEMU) $(BUILD)/tools/sigc $@ $(SIG_FILES)
 $(BUILD)/gen/sigdb.o: $(BUILD)/gen/sigdb.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 $(BUILD)/libcd.a: $(BUILD)/gen/sigdb.o
@@ -174,6 +184,15 @@ run: deps
 test-san:
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 unit
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 e2e
+
+# The aarch64 build (Grace Hopper) under qemu-user beside the native one (tests/cross/).
+CROSS_TRIPLE ?= aarch64-linux-gnu
+cross-test:
+	@scripts/cross-deps.sh
+	$(MAKE) all
+	$(MAKE) CROSS=$(CROSS_TRIPLE)- BUILD=$(BUILD)/$(CROSS_TRIPLE) all
+	CD_BIN=$(abspath $(BUILD)/cuda-doctor) CD_CROSS_BIN=$(abspath $(BUILD)/$(CROSS_TRIPLE)/cuda-doctor) \
+		CD_QEMU=qemu-$(firstword $(subst -, ,$(CROSS_TRIPLE)))-static bats --timing tests/cross
 
 test-clang:
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all

@@ -29,7 +29,7 @@ __asm__(".symver dlinfo, dlinfo@" CD_GLIBC_DLINFO);
 #endif
 
 /* glibc 2.29's new exp, log and pow drop the SVID error wrapper, nothing a caller here sees. */
-#if defined(CD_GLIBC_BASE) && __GLIBC_PREREQ(2, 29) && defined(__x86_64__)
+#if defined(CD_GLIBC_BASE) && __GLIBC_PREREQ(2, 29)
 __asm__(".symver pow, pow@" CD_GLIBC_BASE);
 __asm__(".symver exp, exp@" CD_GLIBC_BASE);
 __asm__(".symver log, log@" CD_GLIBC_BASE);
