@@ -11,6 +11,7 @@
 #    machine has it): a dropped page cache is a node just booted, not a driver just installed.
 # 4. bench/all.sh: every side-by-side row of this machine in one table.
 # Writes OUTDIR/perf.txt (the table) and the raw per-run milliseconds beside it.
+# COLD_RUNS: cold runs per tool (default 7; 0 skips the cold rows).
 set -u
 cd_bin=$(realpath "${1:?usage: perf.sh CUDA_DOCTOR OUTDIR [RUNS]}")
 out=${2:?usage: perf.sh CUDA_DOCTOR OUTDIR [RUNS]}
@@ -18,6 +19,7 @@ runs=${3:-21}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 py=${PYTHON:-python3}
+command -v nvidia-smi >/dev/null || { echo "perf.sh: no nvidia-smi here; this script is for a GPU machine (make bench elsewhere)" >&2; exit 2; }
 mkdir -p "$out"
 timeit=$out/timeit
 cc -O2 -o "$timeit" "$repo/bench/timeit.c" 2>/dev/null || gcc -O2 -o "$timeit" "$repo/bench/timeit.c"
@@ -62,7 +64,9 @@ say "  --gpu-memory: $(sed -n 's/^cuda-doctor model .*: \([0-9.]*\) ms .*/\1/p' 
 
 # 3. cold: the page cache dropped before every run of every tool
 say ""
-if [ "$(id -u)" -ne 0 ]; then
+if [ "${COLD_RUNS:-7}" -eq 0 ]; then
+	say "cold: skipped (COLD_RUNS=0)"
+elif [ "$(id -u)" -ne 0 ]; then
 	say "cold: not measured (dropping the page cache needs root: sudo $0 ...)"
 else
 	cold_runs=${COLD_RUNS:-7}
