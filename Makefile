@@ -18,7 +18,7 @@ CC := $(CROSS)gcc
 BUILD ?= build/$(patsubst %-,%,$(CROSS))
 QEMU ?= qemu-$(firstword $(subst -, ,$(CROSS)))-static
 endif
-HOSTCC ?= gcc
+HOSTCC ?= $(if $(CROSS),gcc,$(CC))
 BUILD ?= build
 SAN ?=
 FUZZ ?=
