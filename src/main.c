@@ -108,6 +108,27 @@ static int want_color(const struct cd_opts *o)
 	return isatty(STDOUT_FILENO);
 }
 
+/* Every command's output goes through stdout's buffer: flush it and check it
+ * here, once, so a failed write (a full disk, EPIPE with SIGPIPE ignored) is
+ * one message and one exit status whatever the command made of it. stdio
+ * keeps no errno with its error flag: when the failed bytes are gone from the
+ * buffer, one more byte (a newline after output already cut short) asks the
+ * descriptor for the cause. */
+static int finish_output(int rc)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	e = errno;
+	if (!e && write(STDOUT_FILENO, "\n", 1) < 0)
+		e = errno;
+	fprintf(stderr, "cuda-doctor: cannot write the output: %s\n",
+		e ? strerror(e) : "write error");
+	return CD_EXIT_WRITE;
+}
+
 int main(int argc, char **argv)
 {
 	struct cd_opts opts = {0};
@@ -178,5 +199,5 @@ int main(int argc, char **argv)
 	rc = cmd->run(nrest, rest, &opts);
 out:
 	free(rest);
-	return rc;
+	return finish_output(rc);
 }

@@ -80,12 +80,12 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	rc = render_report(&r, &f, &fs);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
 		print_peak_memory();
-	if (rc) {
+	if (rc && rc != CD_EIO) {
 		outfile_abort(&out);
 		rc = CD_EXIT_INTERNAL;
 	} else if (outfile_commit(&out, &err)) {
 		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
-		rc = CD_EXIT_INTERNAL;
+		rc = CD_EXIT_WRITE;
 	} else
 		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
 	facts_free(&f);

@@ -30,6 +30,7 @@ struct cd_render {
 };
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command);
+/* Render a report; CD_EIO when writing r->out failed (flushed and checked). */
 CD_WUR int render_report(const struct cd_render *r, const struct cd_facts *f,
 			 const struct cd_findings *fs);
 

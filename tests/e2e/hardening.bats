@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# Hardening (issue 16): no silent wrong answers at the edges. Each test names the
+# item it guards; each failed on the binary before its fix.
+
+setup() {
+	CD="${CD_BIN:?set CD_BIN}"
+	T="$BATS_TEST_TMPDIR"
+}
+
+# Item 6: a failed write of the output is one message and exit status 4.
+@test "every command, --help and --version: >/dev/full is one message and exit 4" {
+	printf 'RuntimeError: CUDA error: no kernel image is available\n' >"$T/log"
+	local c
+	for c in "--version" "--help" "check --help" "check" "check --json" \
+		"check --format markdown" "check --format html" "--format prometheus check" \
+		"jit" "ldd $CD" "explain $T/log" "fix" "gate" "model $T/nothing" "probe --print-ptx"; do
+		# shellcheck disable=SC2086 # the words of $c are the arguments
+		run bash -c '"$0" "$@" >/dev/full' "$CD" $c
+		echo "$c: $status: $output"
+		[ "$status" -eq 4 ]
+		[ "$output" = "cuda-doctor: cannot write the output: No space left on device" ]
+	done
+}
+
+@test "a closed pipe with SIGPIPE ignored (EPIPE) is the same message and exit 4" {
+	run python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE, restore_signals=False)
+sys.stdout.write(p.stderr.decode())
+sys.exit(p.returncode)' "$CD" check --json
+	[ "$status" -eq 4 ]
+	[ "$output" = "cuda-doctor: cannot write the output: Broken pipe" ]
+}
