@@ -5,6 +5,11 @@
 setup() {
 	CD="${CD_BIN:?set CD_BIN}"
 	T="$BATS_TEST_TMPDIR"
+	TOP=
+}
+
+teardown() {
+	[ -z "$TOP" ] || rm -rf "$TOP"
 }
 
 # Item 6: a failed write of the output is one message and exit status 4.
@@ -32,4 +37,33 @@ sys.stdout.write(p.stderr.decode())
 sys.exit(p.returncode)' "$CD" check --json
 	[ "$status" -eq 4 ]
 	[ "$output" = "cuda-doctor: cannot write the output: Broken pipe" ]
+}
+
+# Run as a user who is not root (nobody, when the tests run as root).
+as_user() {
+	if [ "$(id -u)" -ne 0 ]; then
+		"$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	fi
+}
+
+# Item 2: a --root the user cannot enter is a usage error, never a healthy machine.
+@test "--root that cannot be entered (mode 0700, not its owner) is exit 2 with the cause" {
+	[ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null || skip "needs setpriv to drop root"
+	local top c
+	# Under /tmp, not the test's own directory: that one is 0700 itself.
+	TOP=$(mktemp -d /tmp/cd-hard-XXXXXX)
+	top=$TOP
+	chmod 755 "$top"
+	mkdir -p "$top/img/etc"
+	chmod 700 "$top/img"
+	[ "$(id -u)" -ne 0 ] || chown 0:0 "$top/img"
+	for c in check "check --json" jit fix gate "ldd /bin/true"; do
+		# shellcheck disable=SC2086 # the words of $c are the arguments
+		run as_user "$CD" --root "$top/img" $c
+		echo "$c: $status: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--root $top/img: Permission denied"* ]]
+	done
 }
