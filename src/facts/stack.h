@@ -82,6 +82,7 @@ struct cd_torch_facts {
 	const char *version; /* torch/version.py __version__ */
 	const char *cuda;    /* torch.version.cuda; NULL: CPU or ROCm build, or unknown */
 	const char *hip;
+	int build_known; /* version.py was read: a NULL cuda and hip is a CPU build */
 	const char *git_version;
 	enum cd_tri debug;
 	const char *path;	    /* in-root torch/ package directory */

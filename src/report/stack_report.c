@@ -200,7 +200,10 @@ void stack_text(const struct cd_render *r, const struct cd_facts *f, const struc
 				py->site[i].n_dists,
 				strcmp(py->site[i].origin, "env") ? ", not the environment's own"
 								  : "");
-	if (t->installed)
+	if (t->installed && !t->build_known)
+		fprintf(r->out, "    torch %s (build unknown: %s)\n", unk(t->version),
+			unk(t->problem));
+	else if (t->installed)
 		fprintf(r->out, "    torch %s%s%s%s\n", unk(t->version),
 			t->cuda ? " (CUDA " : (t->hip ? " (ROCm " : " (CPU build"),
 			t->cuda ? t->cuda : (t->hip ? t->hip : ""), ")");

@@ -2,6 +2,8 @@
 # Hardening (issue 16): no silent wrong answers at the edges. Each test names the
 # item it guards; each failed on the binary before its fix.
 
+load stack_fixtures
+
 setup() {
 	CD="${CD_BIN:?set CD_BIN}"
 	T="$BATS_TEST_TMPDIR"
@@ -65,5 +67,24 @@ as_user() {
 		echo "$c: $status: $output"
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"--root $top/img: Permission denied"* ]]
+	done
+}
+
+# Item 5: a torch/version.py that cannot be read leaves the build unknown,
+# never "(CPU build)", in check's text and in jit's.
+@test "unreadable or missing torch/version.py: the build prints as unknown, not CPU" {
+	local R="$T/root" vpy how
+	vpy="$R/opt/torch/.venv/lib/python3.12/site-packages/torch/version.py"
+	for how in unreadable missing; do
+		rm -rf "$R"
+		make_h200 "$R"
+		rm -f "$vpy"
+		[ "$how" = missing ] || mkdir "$vpy" # a directory: no read of it succeeds, root or not
+		run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" --no-color check
+		echo "$how: $output"
+		[[ "$output" != *"CPU build"* ]]
+		[[ "$output" == *"torch 2.11.0+cu130 (build unknown: /opt/torch/.venv/lib/python3.12/site-packages/torch/version.py "* ]]
+		run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" --no-color jit
+		[[ "$output" != *"CPU-only"* ]]
 	done
 }
