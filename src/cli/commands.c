@@ -26,8 +26,8 @@ static const struct cd_command commands[] = {
 	 "  -o FILE      write the report to FILE.tmp, then rename it over FILE\n"},
 	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
 	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
-	 "  Scan logs (stdin when no FILE, or '-') for known failures; rank the root cause\n"
-	 "  first; cross-check with this machine (or --root) unless --no-env.\n"
+	 "  Scan logs (stdin when no FILE, or '-'; at most 64) for known failures; rank the\n"
+	 "  root cause first; cross-check with this machine (or --root) unless --no-env.\n"
 	 "  exit: 1 when a diagnosis at error severity is found, 0 when none.\n"},
 	{"run", cmd_run, "run a command, keep its output, explain it if it fails",
 	 "cuda-doctor run [--log FILE] [--no-env] -- CMD [ARGS...]\n"

@@ -88,3 +88,95 @@ as_user() {
 		[[ "$output" != *"CPU-only"* ]]
 	done
 }
+
+# Item 7: the command line says what is wrong, the same way everywhere.
+@test "jit --gpu-cc with an entry that is not MAJOR.MINOR is a usage error, not 'no GPU'" {
+	local v
+	for v in x.y 9.0,abc 9 9.0, ,9.0 9.0.1; do
+		run "$CD" jit --gpu-cc "$v"
+		echo "$v: $status: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"is not a compute capability"* ]]
+	done
+	run "$CD" jit --json --gpu-cc 9.0,8.6
+	[ "$status" -ne 2 ]
+	run "$CD" jit --gpu-cc "$(printf '9.0,%.0s' {1..64})9.0"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--gpu-cc: more than 64 GPUs"* ]]
+}
+
+@test "model: --gpu-memory past 64 values and --seq-len past its range say so" {
+	run "$CD" model "$T" --gpu-memory "$(printf '1G,%.0s' {1..64})1G"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--gpu-memory: more than 64 GPUs"* ]]
+	run "$CD" model "$T" --gpu-memory 24G,lots
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--gpu-memory: 'lots' of '24G,lots': expected BYTES"* ]]
+	run "$CD" model "$T" --seq-len 9223372036854775807
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--seq-len 9223372036854775807: larger than the 4294967296"* ]]
+}
+
+@test "an error message longer than its buffer keeps its cause" {
+	local long
+	long="$T/$(printf 'a%.0s' {1..250})/$(printf 'b%.0s' {1..250})/$(printf 'c%.0s' {1..100}).so"
+	run "$CD" ldd "$long"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *" ... "*"ccc.so: No such file or directory" ]]
+	run "$CD" --root "${long%.so}" check
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *": No such file or directory" ]]
+}
+
+@test "-- ends the options of ldd, model and explain alike" {
+	mkdir -p "$T/w"
+	cp "$CD_FAKES/libcuda.so.1" "$T/w/-odd.so"
+	printf 'RuntimeError: CUDA error: no kernel image is available for execution on the device\n' >"$T/w/-odd.log"
+	cd "$T/w"
+	run "$CD" ldd -- -odd.so
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"-odd.so"* ]]
+	run "$CD" --no-color explain --no-env -- -odd.log
+	[ "$status" -ne 2 ]
+	[[ "$output" == *"no kernel image"* ]]
+	run "$CD" model -- "$T/w/nothing"
+	echo "$output"
+	[ "$status" -ne 2 ]
+	[[ "$output" == *"model-not-found"* || "$output" == *"not found"* ]]
+}
+
+@test "ldd of a relative path in a deleted working directory is not read from /" {
+	mkdir -p "$T/gone"
+	cd "$T/gone"
+	rmdir "$T/gone"
+	run "$CD" ldd relative.so
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "$output" != *": /relative.so:"* ]]
+	[[ "$output" == *"relative.so: No such file or directory"* ]]
+}
+
+@test "explain's limit of 64 inputs is a usage error the docs and --help state" {
+	local -a many
+	local i
+	: >"$T/empty.log"
+	for i in $(seq 65); do many+=("$T/empty.log"); done
+	run "$CD" explain --no-env "${many[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"more than 64 inputs"* ]]
+	grep -q "At most 64 inputs" "$BATS_TEST_DIRNAME/../../docs/explain.md"
+	run "$CD" explain --help
+	[[ "$output" == *"at most 64"* ]]
+}
+
+@test "run -- sh -c 'sleep 15 & exit 1' returns with 1 at once: a background child is not waited for" {
+	local t0 t1
+	t0=$(date +%s)
+	run "$CD" run --no-env -- sh -c "echo started; sleep 15 & echo \$! >'$T/bg.pid'; exit 1"
+	t1=$(date +%s)
+	kill "$(cat "$T/bg.pid")" 2>/dev/null || true
+	echo "$status $((t1 - t0))s: $output"
+	[ "$status" -eq 1 ]
+	[ $((t1 - t0)) -lt 5 ]
+	[[ "$output" == *"started"* ]]
+}
