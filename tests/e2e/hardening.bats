@@ -180,3 +180,52 @@ as_user() {
 	[ $((t1 - t0)) -lt 5 ]
 	[[ "$output" == *"started"* ]]
 }
+
+# Item 9: seen as a new user would.
+@test "make run: check's findings (exit 1) are the report, not a failed make; exit 2 or 3 still fails" {
+	local top="$BATS_TEST_DIRNAME/../.." rc
+	mkdir -p "$T/b"
+	for rc in 0 1 3; do
+		printf '#!/bin/sh\necho report\nexit %s\n' "$rc" >"$T/b/cuda-doctor"
+		chmod +x "$T/b/cuda-doctor"
+		run make -s -C "$top" BUILD="$T/b" run-check
+		echo "$rc: $status: $output"
+		if [ "$rc" -le 1 ]; then [ "$status" -eq 0 ]; else [ "$status" -ne 0 ]; fi
+		[[ "$output" == report* ]]
+	done
+	grep -q '^run: deps' "$top/Makefile"
+	grep -A3 '^run: deps' "$top/Makefile" | grep -q 'run-check'
+}
+
+@test "make install: the binary and the man page under DESTDIR and PREFIX" {
+	local top="$BATS_TEST_DIRNAME/../.."
+	run make -s -C "$top" BUILD="$(dirname "$CD")" DESTDIR="$T/dest" PREFIX=/opt/cd install
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -x "$T/dest/opt/cd/bin/cuda-doctor" ]
+	[ -f "$T/dest/opt/cd/share/man/man1/cuda-doctor.1" ]
+	run "$T/dest/opt/cd/bin/cuda-doctor" --version
+	[ "$status" -eq 0 ]
+	cmp "$CD" "$T/dest/opt/cd/bin/cuda-doctor"
+}
+
+@test "check's text marks an unknown section '?', never a tick" {
+	mkdir -p "$T/empty"
+	run env -i PATH=/usr/bin:/bin "$CD" --root "$T/empty" --no-color check
+	[[ "$output" == *"? GPUs (unknown)"* ]]
+	[[ "$output" != *"✓ GPUs (unknown)"* ]]
+	[[ "$output" == *"? NVIDIA driver"* ]]
+}
+
+@test "a version tuple in a log (cuDNN's (9, 19, 0)) is printed as 9.19.0" {
+	printf '%s\n' "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (9, 19, 0) but found runtime version (9, 14, 0). PyTorch already comes bundled with cuDNN." >"$T/cudnn.log"
+	run "$CD" --no-color explain --no-env "$T/cudnn.log"
+	echo "$output"
+	[[ "$output" == *"compiled=9.19.0  runtime=9.14.0"* ]]
+	[[ "$(grep -v '^  line ' <<<"$output")" != *"9, 19, 0"* ]]
+}
+
+@test "lib-shadowed by LD_LIBRARY_PATH: no reinstall of the wheel among its fixes" {
+	grep -A3 '"fix": \[' "$BATS_TEST_DIRNAME/golden/check/torch-shadowed.json" | grep -q 'unset LD_LIBRARY_PATH'
+	! grep -q 'force-reinstall --no-deps .nvidia-cudnn' "$BATS_TEST_DIRNAME/golden/check/torch-shadowed.txt"
+}
