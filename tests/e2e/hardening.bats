@@ -229,3 +229,35 @@ as_user() {
 	grep -A3 '"fix": \[' "$BATS_TEST_DIRNAME/golden/check/torch-shadowed.json" | grep -q 'unset LD_LIBRARY_PATH'
 	! grep -q 'force-reinstall --no-deps .nvidia-cudnn' "$BATS_TEST_DIRNAME/golden/check/torch-shadowed.txt"
 }
+
+# Item 1: the cap on installed packages is reported and never loses torch,
+# nvidia-*, transformers or deepspeed; past it an absent package is unknown.
+@test "25,000 and 60,000 distributions: truncated is said, torch and its wheels are kept, no false requirement-unmet" {
+	local R site n
+	# 60,000 directories: on tmpfs when there is one (seconds, not minutes on a disk)
+	TOP=$(mktemp -d /dev/shm/cd-hard-XXXXXX 2>/dev/null || mktemp -d "$T/big-XXXXXX")
+	R="$TOP/root"
+	site="$R/opt/torch/.venv/lib/python3.12/site-packages"
+	make_h200 "$R"
+	dist "$site" deepspeed 0.18.0
+	for n in 25000 60000; do
+		python3 -c '
+import os, sys
+site, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = os.path.join(site, "filler%06d-1.0.dist-info" % i)
+    if not os.path.isdir(d):
+        os.mkdir(d)
+        with open(os.path.join(d, "METADATA"), "w") as f:
+            f.write("Metadata-Version: 2.1\nName: filler%06d\nVersion: 1.0\n" % i)' "$site" "$n"
+		run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" check --json
+		jq -c '{torch: .torch.version, python: .python.site_packages}' <<<"$output" || echo "$output" | head -5
+		[ "$(jq -r '.python.site_packages[0].truncated' <<<"$output")" = true ]
+		[ "$(jq -r '.torch.version' <<<"$output")" = 2.11.0+cu130 ]
+		[ "$(jq -r '.packages.torch + " " + .packages["nvidia-cudnn-cu13"] + " " + .packages.transformers + " " + .packages.deepspeed' <<<"$output")" = \
+			"2.11.0+cu130 9.19.0.56 5.17.0 0.18.0" ]
+		[ "$(jq -r '[.findings[] | select(.id == "package-requirement-unmet")] | length' <<<"$output")" = 0 ]
+		run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" --no-color -v check
+		[[ "$output" == *"truncated at the scan's cap"* ]]
+	done
+}
