@@ -23,7 +23,7 @@ static void print_peak_memory(void)
 	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
 }
 
-/* check's own options: --deep, --volatile, -o FILE. */
+/* check's own options: --deep, --volatile, --full-json, -o FILE. */
 static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **out)
 {
 	int i;
@@ -33,6 +33,8 @@ static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **
 			opts->deep = 1;
 		else if (!strcmp(argv[i], "--volatile"))
 			opts->keep_volatile = 1;
+		else if (!strcmp(argv[i], "--full-json"))
+			opts->full_json = 1;
 		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
 			if (i + 1 >= argc || !*argv[i + 1])
 				return cli_usage_error("check", "%s needs a file name", argv[i]);

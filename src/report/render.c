@@ -15,6 +15,7 @@ void render_init(struct cd_render *r, const struct cd_opts *opts, const char *co
 	r->verbose = opts->verbose;
 	r->command = command;
 	r->plan = NULL;
+	r->full_json = opts->full_json;
 }
 
 static int render_dispatch(const struct cd_render *r, const struct cd_facts *f,

@@ -261,3 +261,31 @@ for i in range(n):
 		[[ "$output" == *"truncated at the scan's cap"* ]]
 	done
 }
+
+# Item 11: the Markdown report, made to be pasted into an issue, stays well
+# under GitHub's 65,536-character limit whatever the environment.
+@test "check --format markdown with 2,000 distributions: under 50,000 bytes, key facts, how to get the rest" {
+	local R site
+	TOP=$(mktemp -d /dev/shm/cd-hard-XXXXXX 2>/dev/null || mktemp -d "$T/big-XXXXXX")
+	R="$TOP/root"
+	site="$R/opt/torch/.venv/lib/python3.12/site-packages"
+	make_h200 "$R"
+	python3 -c '
+import os, sys
+for i in range(2000):
+    d = os.path.join(sys.argv[1], "a-distribution-with-a-long-name-%06d-1.0.0.dist-info" % i)
+    os.mkdir(d)
+    with open(os.path.join(d, "METADATA"), "w") as f:
+        f.write("Metadata-Version: 2.1\nName: a-distribution-with-a-long-name-%06d\nVersion: 1.0.0\n" % i)' "$site"
+	run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" check --format markdown
+	echo "${#output} bytes"
+	[ "${#output}" -lt 50000 ]
+	[[ "$output" == *"<summary>Key facts</summary>"* ]]
+	[[ "$output" == *"| torch | 2.11.0+cu130, CUDA 13.0 |"* ]]
+	[[ "$output" == *"distributions"* ]]
+	[[ "$output" == *"--format markdown --full-json"* ]]
+	[[ "$output" != *"Full report (JSON)"* ]]
+	run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" check --format markdown --full-json
+	[[ "$output" == *"Full report (JSON)"* ]]
+	[[ "$output" == *"a-distribution-with-a-long-name-001999"* ]]
+}
