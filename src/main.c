@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/str.h"
+#include "probe/interrupt.h"
 
 /* Global options that take a value. */
 static const char *const valued[] = {"--root",	   "--env",	"--format", "--nvml-lib",
@@ -196,7 +197,12 @@ int main(int argc, char **argv)
 	}
 	opts.color = want_color(&opts);
 	rest[0] = (char *)cmd->name;
+	intr_install();
 	rc = cmd->run(nrest, rest, &opts);
+	if (intr_signal()) { /* the children stopped, the temporary files gone */
+		free(rest);
+		return 128 + intr_signal();
+	}
 out:
 	free(rest);
 	return finish_output(rc);

@@ -289,3 +289,35 @@ for i in range(2000):
 	[[ "$output" == *"Full report (JSON)"* ]]
 	[[ "$output" == *"a-distribution-with-a-long-name-001999"* ]]
 }
+
+# Item 3: a signal to cuda-doctor's process group during jit --compile stops
+# the isolated nvcc (its own group), removes the temporary directory, and
+# exits 128+N.
+@test "jit --compile: SIGINT, SIGTERM, SIGHUP, SIGQUIT to the group: no orphan nvcc, no directory left, 128+N" {
+	command -v c++ >/dev/null || skip "no C++ compiler"
+	local ft="$T/ft" sig num pid nv i rc
+	mkdir -p "$ft/bin" "$ft/include" "$ft/lib64" "$T/tmp"
+	printf '{"cuda_nvcc": {"version": "13.0.88"}}\n' >"$ft/version.json"
+	printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 30\n' "$T/nvcc.pid" >"$ft/bin/nvcc"
+	chmod 755 "$ft/bin/nvcc"
+	set -m # background jobs in their own process group, as a shell's foreground job is
+	for sig in INT TERM HUP QUIT; do
+		rm -f "$T/nvcc.pid"
+		env TMPDIR="$T/tmp" CUDA_HOME="$ft" "$CD" jit --compile --json -q --gpu-cc 9.0 \
+			--build-timeout 60 >/dev/null 2>&1 &
+		pid=$!
+		for i in $(seq 100); do [ -s "$T/nvcc.pid" ] && break; sleep 0.1; done
+		nv=$(cat "$T/nvcc.pid")
+		[ -n "$nv" ]
+		kill -"$sig" -- -"$pid" # the group, as Ctrl-C (or a terminal hang-up) sends it
+		rc=0
+		wait "$pid" || rc=$?
+		num=$(kill -l "$sig")
+		echo "$sig: exit $rc, nvcc $nv"
+		[ "$rc" -eq $((128 + num)) ]
+		sleep 0.2
+		! kill -0 "$nv" 2>/dev/null
+		[ -z "$(ls -A "$T/tmp")" ]
+	done
+	set +m
+}
