@@ -321,3 +321,34 @@ for i in range(2000):
 	done
 	set +m
 }
+
+# Item 4: a section header that claims 10 GB of a sparse file costs nothing.
+@test "ldd: an .nv_fatbin header claiming 10 GB of a sparse file: no walk through it, under a second and 64 MB" {
+	command -v objcopy >/dev/null || skip "needs objcopy"
+	local so
+	TOP=$(mktemp -d /dev/shm/cd-hard-XXXXXX 2>/dev/null || mktemp -d "$T/big-XXXXXX")
+	so="$TOP/huge.so"
+	head -c 4096 /dev/urandom >"$TOP/junk"
+	objcopy --add-section .nv_fatbin="$TOP/junk" "$CD_FAKES/libcuda.so.1" "$so" 2>/dev/null
+	python3 -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff = struct.unpack_from("<Q", d, 0x28)[0]
+ent, num, stri = struct.unpack_from("<HHH", d, 0x3a)
+strtab = struct.unpack_from("<Q", d, shoff + stri * ent + 0x18)[0]
+for i in range(num):
+    o = shoff + i * ent
+    nm = struct.unpack_from("<I", d, o)[0]
+    if d[strtab + nm:d.index(b"\0", strtab + nm)] == b".nv_fatbin":
+        struct.pack_into("<Q", d, o + 0x20, 10 << 30)  # sh_size: 10 GiB
+open(sys.argv[1], "wb").write(d)' "$so"
+	truncate -s $(((10 << 30) + (1 << 20))) "$so" # sparse: the claim is inside the file
+	run /usr/bin/time -f "%M %e" -o "$TOP/time" "$CD" ldd --json "$so"
+	[ "$status" -eq 0 ]
+	read -r kb secs <"$TOP/time"
+	echo "$kb KB, $secs s"
+	[ "$kb" -lt 65536 ]
+	[ "${secs%%.*}" -lt 1 ]
+	[[ "$(jq -r .fatbin.error <<<"$output")" == "no fatbin container in the 1048576 bytes after offset 0"* ]]
+	[ "$(jq -r .fatbin.complete <<<"$output")" = false ]
+}
