@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/str.h"
+#include "probe/interrupt.h"
 
 /* Global options that take a value. */
 static const char *const valued[] = {"--root",	   "--env",	"--format", "--nvml-lib",
@@ -108,6 +109,27 @@ static int want_color(const struct cd_opts *o)
 	return isatty(STDOUT_FILENO);
 }
 
+/* Every command's output goes through stdout's buffer: flush it and check it
+ * here, once, so a failed write (a full disk, EPIPE with SIGPIPE ignored) is
+ * one message and one exit status whatever the command made of it. stdio
+ * keeps no errno with its error flag: when the failed bytes are gone from the
+ * buffer, one more byte (a newline after output already cut short) asks the
+ * descriptor for the cause. */
+static int finish_output(int rc)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	e = errno;
+	if (!e && write(STDOUT_FILENO, "\n", 1) < 0)
+		e = errno;
+	fprintf(stderr, "cuda-doctor: cannot write the output: %s\n",
+		e ? strerror(e) : "write error");
+	return CD_EXIT_WRITE;
+}
+
 int main(int argc, char **argv)
 {
 	struct cd_opts opts = {0};
@@ -175,8 +197,13 @@ int main(int argc, char **argv)
 	}
 	opts.color = want_color(&opts);
 	rest[0] = (char *)cmd->name;
+	intr_install();
 	rc = cmd->run(nrest, rest, &opts);
+	if (intr_signal()) { /* the children stopped, the temporary files gone */
+		free(rest);
+		return 128 + intr_signal();
+	}
 out:
 	free(rest);
-	return rc;
+	return finish_output(rc);
 }

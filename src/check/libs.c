@@ -170,7 +170,9 @@ static void shadow_fixes(const struct cd_facts *f, const struct cd_libs_facts *L
 		finding_fix(x, a, "export LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}",
 			    dir_of(a, it->intended));
 	}
-	if (it->mixed && it->soname) {
+	/* Reinstalling the wheel completes a broken copy; it does not undo a
+	 * variable that shadows a complete one (the fixes above do). */
+	if (it->mixed && it->soname && !it->shadow_entry && it->how != LIBS_HOW_LD_PRELOAD) {
 		const char *w = wheel_for(f, it->soname);
 		if (w)
 			finding_fix(x, a,

@@ -245,7 +245,8 @@ static void evaluate(struct rctx *c, const struct cd_package *p, struct items *u
 		      : ap == 2 ? " (optional: the installed copy is used anyway)"
 				: "";
 		if (!t) {
-			if (ap == 1)
+			/* Past the scan's cap an absent package is unknown, not missing. */
+			if (ap == 1 && !st->packages_truncated)
 				add_item(unmet,
 					 arena_printf(a, "requires %s%s: not installed", s, why),
 					 install_arg(c, s), 0);

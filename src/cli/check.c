@@ -23,7 +23,7 @@ static void print_peak_memory(void)
 	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
 }
 
-/* check's own options: --deep, --volatile, -o FILE. */
+/* check's own options: --deep, --volatile, --full-json, -o FILE. */
 static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **out)
 {
 	int i;
@@ -33,6 +33,8 @@ static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **
 			opts->deep = 1;
 		else if (!strcmp(argv[i], "--volatile"))
 			opts->keep_volatile = 1;
+		else if (!strcmp(argv[i], "--full-json"))
+			opts->full_json = 1;
 		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
 			if (i + 1 >= argc || !*argv[i + 1])
 				return cli_usage_error("check", "%s needs a file name", argv[i]);
@@ -80,12 +82,12 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	rc = render_report(&r, &f, &fs);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
 		print_peak_memory();
-	if (rc) {
+	if (rc && rc != CD_EIO) {
 		outfile_abort(&out);
 		rc = CD_EXIT_INTERNAL;
 	} else if (outfile_commit(&out, &err)) {
 		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
-		rc = CD_EXIT_INTERNAL;
+		rc = CD_EXIT_WRITE;
 	} else
 		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
 	facts_free(&f);

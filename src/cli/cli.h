@@ -11,7 +11,8 @@ enum {
 	CD_EXIT_OK = 0,	      /* healthy */
 	CD_EXIT_FINDINGS = 1, /* findings at error severity, or a gate violated */
 	CD_EXIT_USAGE = 2,
-	CD_EXIT_INTERNAL = 3
+	CD_EXIT_INTERNAL = 3,
+	CD_EXIT_WRITE = 4 /* the output could not be written (a full disk, a closed pipe) */
 };
 
 struct cd_command {

@@ -15,7 +15,7 @@ static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
 
 static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
-	 "cuda-doctor check [--deep] [--volatile] [-o FILE] [global options]\n"
+	 "cuda-doctor check [--deep] [--volatile] [--full-json] [-o FILE] [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host, environment and the Python / PyTorch\n"
 	 "  stack (packages, the libraries torch will load, GPU code in its fatbins); report\n"
 	 "  findings.\n"
@@ -23,11 +23,13 @@ static const struct cd_command commands[] = {
 	 "               (default: a sample of 64 containers, the first 32 extensions)\n"
 	 "  --volatile   keep free and used GPU memory in the JSON (null otherwise, so\n"
 	 "               identical nodes print identical reports)\n"
+	 "  --full-json  --format markdown: fold the whole JSON report in (by default the\n"
+	 "               Markdown stays under GitHub's 65,536-character issue limit)\n"
 	 "  -o FILE      write the report to FILE.tmp, then rename it over FILE\n"},
 	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
 	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
-	 "  Scan logs (stdin when no FILE, or '-') for known failures; rank the root cause\n"
-	 "  first; cross-check with this machine (or --root) unless --no-env.\n"
+	 "  Scan logs (stdin when no FILE, or '-'; at most 64) for known failures; rank the\n"
+	 "  root cause first; cross-check with this machine (or --root) unless --no-env.\n"
 	 "  exit: 1 when a diagnosis at error severity is found, 0 when none.\n"},
 	{"run", cmd_run, "run a command, keep its output, explain it if it fails",
 	 "cuda-doctor run [--log FILE] [--no-env] -- CMD [ARGS...]\n"

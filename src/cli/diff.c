@@ -105,7 +105,7 @@ static int write_html(const struct diff *d, const char *path)
 	}
 	if (outfile_commit(&o, &err)) {
 		fprintf(stderr, "cuda-doctor %s: %s\n", CMD, err.msg);
-		return CD_EXIT_INTERNAL;
+		return CD_EXIT_WRITE;
 	}
 	return 0;
 }
@@ -126,13 +126,13 @@ static int render(const struct cd_opts *opts, const struct diff *d, const struct
 	render_init(&r, opts, CMD);
 	r.out = out.fp;
 	rc = opts->format == CD_FMT_JSON ? diff_jsonl(out.fp, d) : diff_text(&r, d);
-	if (rc) {
+	if (rc && !ferror(out.fp)) { /* a write error is outfile_commit's (stdout: main's) */
 		outfile_abort(&out);
 		return CD_EXIT_INTERNAL;
 	}
 	if (outfile_commit(&out, &err)) {
 		fprintf(stderr, "cuda-doctor %s: %s\n", CMD, err.msg);
-		return CD_EXIT_INTERNAL;
+		return CD_EXIT_WRITE;
 	}
 	if (d->n_bad || !d->n_nodes)
 		return CD_EXIT_USAGE;

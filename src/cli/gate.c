@@ -186,13 +186,13 @@ static int render(const struct cd_opts *opts, struct cd_facts *f, const struct g
 		json_decref(j);
 	} else
 		gate_text(&r, res, n);
-	if (rc) {
+	if (rc && !ferror(out.fp)) { /* a write error is outfile_commit's (stdout: main's) */
 		outfile_abort(&out);
 		return CD_EXIT_INTERNAL;
 	}
 	if (outfile_commit(&out, &err)) {
 		fprintf(stderr, "cuda-doctor %s: %s\n", CMD, err.msg);
-		return CD_EXIT_INTERNAL;
+		return CD_EXIT_WRITE;
 	}
 	return gate_failures(res, n) ? CD_EXIT_FINDINGS : CD_EXIT_OK;
 }

@@ -12,6 +12,7 @@
 #include "check/jit/jit.h"
 #include "cli/cli.h"
 #include "report/jit_render.h"
+#include "probe/jit/jit.h"
 #include "probe/jit/jit_smoke.h"
 #include "probe/probe.h"
 
@@ -43,9 +44,14 @@ static int parse(int argc, char **argv, struct jit_args *a)
 				return cli_usage_error("jit", "too many --op options");
 			a->ops[a->n_ops++] = v;
 		} else if (cli_opt_value(argc, argv, &i, "--gpu-cc", &v)) {
+			struct jit_gpu cc[JIT_GPUS_MAX];
+			struct cd_err err = {0};
+			size_t n;
 			if (!v || !*v)
 				return cli_usage_error(
 					"jit", "--gpu-cc needs a list such as 9.0,8.0 or none");
+			if (jit_gpu_cc_parse(v, cc, JIT_GPUS_MAX, &n, &err))
+				return cli_usage_error("jit", "%s", err.msg);
 			a->gpu_cc = v;
 		} else if (cli_opt_value(argc, argv, &i, "--build-timeout", &v)) {
 			char *end;

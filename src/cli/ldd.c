@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/fsutil.h"
 #include "report/ldd_out.h"
 #include "core/str.h"
 
@@ -55,13 +56,18 @@ static int opt_value(int argc, char **argv, int *i, const char *opt, const char 
 static int parse_args(int argc, char **argv, const struct cd_opts *o, struct ldd_args *a)
 {
 	const char *v;
-	int i;
+	int i, dashdash = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->cfg.ld_library_path = env_get(o, "LD_LIBRARY_PATH");
 	a->cfg.ld_preload = env_get(o, "LD_PRELOAD");
 	for (i = 1; i < argc; i++) {
-		if (opt_value(argc, argv, &i, "--ld-library-path", &v) && v) {
+		if (dashdash) {
+			if (a->file)
+				return cli_usage_error("ldd", "one FILE only ('%s' and '%s')",
+						       a->file, argv[i]);
+			a->file = argv[i];
+		} else if (opt_value(argc, argv, &i, "--ld-library-path", &v) && v) {
 			a->cfg.ld_library_path = v;
 		} else if (opt_value(argc, argv, &i, "--preload", &v) && v) {
 			a->cfg.ld_preload = v;
@@ -80,7 +86,7 @@ static int parse_args(int argc, char **argv, const struct cd_opts *o, struct ldd
 		} else if (!strcmp(argv[i], "--no-scan-data")) {
 			a->scan = CUDAARCH_SCAN_NEVER;
 		} else if (!strcmp(argv[i], "--")) {
-			continue;
+			dashdash = 1; /* the end of the options, as for every command */
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_usage_error("ldd", "unknown or incomplete option '%s'", argv[i]);
 		} else if (a->file) {
@@ -132,8 +138,8 @@ int cmd_ldd(int argc, char **argv, struct cd_opts *opts)
 		return CD_EXIT_USAGE;
 	if (root_init(&root, opts->root, &err))
 		return cli_usage_error(NULL, "%s", err.msg);
-	if (root.is_host && getcwd(cwd, sizeof(cwd)))
-		a.cfg.cwd = cwd;
+	if (root.is_host)
+		a.cfg.cwd = fsu_cwd(cwd, sizeof(cwd));
 	arena_init(&arena);
 	memset(&lo, 0, sizeof(lo));
 	lo.root = &root;

@@ -19,21 +19,30 @@ struct margs {
 	struct mp_request req;
 };
 
+/* --gpu-memory B[,B...]: a usage error naming what is wrong with it. */
 static int gpu_memory(struct mp_request *r, const char *v)
 {
 	char tok[64];
 	const char *p = v;
 
+	r->n_gpu_mem = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
-		if (r->n_gpu_mem == MP_GPUS_MAX || len == 0 || len >= sizeof(tok))
-			return -1;
-		str_ncopy(tok, sizeof(tok), p, len);
-		if (str_parse_bytes(tok, &r->gpu_mem[r->n_gpu_mem++]))
-			return -1;
+		if (r->n_gpu_mem == MP_GPUS_MAX)
+			return cli_usage_error(
+				CMD, "--gpu-memory: more than %d GPUs (at most %d values)",
+				MP_GPUS_MAX, MP_GPUS_MAX);
+		str_ncopy(tok, sizeof(tok), p, len < sizeof(tok) ? len : sizeof(tok) - 1);
+		if (len == 0 || len >= sizeof(tok) ||
+		    str_parse_bytes(tok, &r->gpu_mem[r->n_gpu_mem++]))
+			return cli_usage_error(
+				CMD,
+				"--gpu-memory: '%.*s' of '%.32s%s': expected BYTES "
+				"(suffixes K M G T, KiB..TiB, KB..TB), comma-separated",
+				(int)(len > 32 ? 32 : len), p, v, strlen(v) > 32 ? "..." : "");
 		p += len + (p[len] == ',');
 	}
-	return r->n_gpu_mem ? 0 : -1;
+	return r->n_gpu_mem ? 0 : cli_usage_error(CMD, "--gpu-memory: no value");
 }
 
 static int one_of(const char *v, const char *const *set)
@@ -85,16 +94,15 @@ static int set_opt(struct margs *a, const char *name, const char *v)
 			return cli_usage_error(CMD,
 					       "--headroom '%s': expected a fraction in (0, 1]", v);
 	} else if (!strcmp(name, "--seq-len") || !strcmp(name, "--batch")) {
-		if (str_to_u64(v, &n) || n == 0 || n > (1ULL << 32))
+		if (str_to_u64(v, &n) || n == 0)
 			return cli_usage_error(CMD, "%s '%s': expected a positive integer", name,
 					       v);
+		if (n > (1ULL << 32))
+			return cli_usage_error(CMD, "%s %s: larger than the %llu this plan handles",
+					       name, v, 1ULL << 32);
 		*(name[2] == 's' ? &r->seq_len : &r->batch) = (int64_t)n;
 	} else if (!strcmp(name, "--gpu-memory")) {
-		if (gpu_memory(r, v))
-			return cli_usage_error(CMD,
-					       "--gpu-memory '%s': expected BYTES[,BYTES...] "
-					       "(suffixes K M G T, KiB..TiB, KB..TB)",
-					       v);
+		return gpu_memory(r, v);
 	} else if (!strcmp(name, "--gpu-cc")) {
 		if (ver_cuda_int(v) < 1000 || !strchr(v, '.'))
 			return cli_usage_error(CMD, "--gpu-cc '%s': expected X.Y, e.g. 8.0", v);
@@ -110,16 +118,20 @@ static int parse(int argc, char **argv, struct margs *a)
 	static const char *const valued[] = {"--revision",   "--device",   "--dtype",	"--task",
 					     "--attn",	     "--headroom", "--seq-len", "--batch",
 					     "--gpu-memory", "--gpu-cc",   NULL};
-	int i, rc;
+	int i, rc, dashdash = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
 		char name[32];
-		if (!strcmp(arg, "--trust-remote-code")) {
+		if (!dashdash && !strcmp(arg, "--")) {
+			dashdash = 1; /* the end of the options, as for every command */
+			continue;
+		}
+		if (!dashdash && !strcmp(arg, "--trust-remote-code")) {
 			a->req.trust_remote_code = 1;
 			continue;
 		}
-		if (arg[0] != '-' || !strcmp(arg, "-")) {
+		if (dashdash || arg[0] != '-' || !strcmp(arg, "-")) {
 			if (a->mreq.spec)
 				return cli_usage_error(CMD, "unexpected argument '%s'", arg);
 			a->mreq.spec = arg;

@@ -144,13 +144,14 @@ static int run(struct cd_facts *f, struct probe_args *a, struct cd_opts *opts)
 	if (a->lo.nccl)
 		nccl_env(f, &fs);
 	findings_sort(&fs);
-	if (render(opts, a, f, &fs, out.fp) || fflush(out.fp) != 0) {
+	/* A write error is outfile_commit's to report (stdout: main's). */
+	if (render(opts, a, f, &fs, out.fp) && !ferror(out.fp)) {
 		outfile_abort(&out);
 		return a->nagios ? PROBE_NAGIOS_UNKNOWN : CD_EXIT_INTERNAL;
 	}
 	if (outfile_commit(&out, &err)) {
 		fprintf(stderr, "cuda-doctor probe: %s\n", err.msg);
-		return CD_EXIT_INTERNAL;
+		return CD_EXIT_WRITE;
 	}
 	if (a->nagios)
 		return (int)probe_nagios_status(f, &fs);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -123,11 +124,24 @@ static pid_t start(char **cmd, int out[2], int err[2])
 	iso_exec(cmd, NULL, NULL, "cuda-doctor run: ");
 }
 
-static void pump(struct runctx *c, int fds[2])
+/* The command has exited (not reaped: wait_child does that). */
+static int exited(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+/* Until both pipes close, or the command has exited and what its pipes hold
+ * now is read: a background child it left (`sleep 15 &`) keeps the pipes
+ * open, and its output is not the command's. */
+static void pump(struct runctx *c, int fds[2], pid_t pid)
 {
 	static uint8_t buf[READ_MAX];
 	struct pollfd pf[2];
-	int s;
+	int s, n, gone = 0;
+	size_t drained = 0;
 
 	while (fds[0] >= 0 || fds[1] >= 0) {
 		for (s = 0; s < 2; s++) {
@@ -135,10 +149,14 @@ static void pump(struct runctx *c, int fds[2])
 			pf[s].events = POLLIN;
 			pf[s].revents = 0;
 		}
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
+		n = poll(pf, 2, gone ? 0 : 100);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (gone && (n == 0 || drained > 16 * READ_MAX)))
 			break;
+		if (n == 0) {
+			gone = exited(pid);
+			continue;
 		}
 		for (s = 0; s < 2; s++) {
 			ssize_t k;
@@ -157,7 +175,16 @@ static void pump(struct runctx *c, int fds[2])
 			if (!c->out_closed[s] && write_all(s + 1, buf, (size_t)k))
 				c->out_closed[s] = 1;
 			take(c, s, buf, (size_t)k);
+			drained += gone ? (size_t)k : 0;
 		}
+	}
+	for (s = 0; s < 2; s++) {
+		if (fds[s] < 0)
+			continue;
+		close(fds[s]);
+		fds[s] = -1;
+		sink(c, c->part[s].buf, c->part[s].len);
+		c->part[s].len = 0;
 	}
 }
 
@@ -260,7 +287,7 @@ int cmd_run(int argc, char **argv, struct cd_opts *opts)
 	fds[0] = out[0];
 	fds[1] = errp[0];
 	out[0] = errp[0] = -1; /* pump closes them */
-	pump(c, fds);
+	pump(c, fds, pid);
 	status = wait_child(pid);
 	child_pid = 0;
 	for (i = 0; i < 4; i++)

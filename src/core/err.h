@@ -33,7 +33,9 @@ struct cd_err {
 	char msg[CD_ERR_MSG_MAX];
 };
 
-/* Store code and a printf-style message in err (which may be NULL); returns code. */
+/* Store code and a printf-style message in err (which may be NULL); returns code.
+ * A message over CD_ERR_MSG_MAX keeps its head and its tail (the cause), the
+ * middle replaced by " ... ". */
 int err_set(struct cd_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -28,6 +28,10 @@ int root_init(struct cd_root *r, const char *dir, struct cd_err *err)
 		return err_set(err, CD_ENOENT, "--root %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return err_set(err, CD_EUSAGE, "--root %s: not a directory", dir);
+	/* A root we may not enter or list would read as an empty, healthy machine. */
+	if (access(dir, R_OK | X_OK) != 0)
+		return err_set(err, CD_EUSAGE, "--root %s: %s (cannot read it as a filesystem)",
+			       dir, strerror(errno));
 	if (!realpath(dir, r->dir))
 		return err_set(err, CD_EIO, "--root %s: %s", dir, strerror(errno));
 	n = strlen(r->dir);

@@ -20,7 +20,8 @@ struct cd_root {
 	int is_host;	    /* the root is the real / */
 };
 
-/* dir NULL or "/" means the real root. Fails unless dir is a directory. */
+/* dir NULL or "/" means the real root. Fails unless dir is a directory this
+ * process may list and enter (CD_EUSAGE: an unreadable root is no machine). */
 CD_WUR int root_init(struct cd_root *r, const char *dir, struct cd_err *err);
 
 /* Map an absolute in-root path to a host path, resolving symbolic links

@@ -154,3 +154,8 @@ const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *d
 	qsort(v, *n, sizeof(*v), cmp_str);
 	return v;
 }
+
+const char *fsu_cwd(char *buf, size_t cap)
+{
+	return getcwd(buf, cap) ? buf : "/proc/self/cwd";
+}

@@ -31,6 +31,10 @@ int fsu_is_exec(const struct cd_root *r, const char *path);
 CD_WUR const char **fsu_list(struct cd_arena *a, const struct cd_root *r, const char *dir,
 			     const char *prefix, const char *suffix, size_t max, size_t *n,
 			     int *truncated);
+/* The working directory, to open a relative path from as the kernel would:
+ * getcwd's answer in buf, or "/proc/self/cwd" when getcwd has none (a
+ * deleted directory: its relative names then fail to open, never "/name"). */
+const char *fsu_cwd(char *buf, size_t cap);
 /* The one path join, dir + "/" + name: trailing slashes of dir are dropped
  * (a dir of slashes alone is the root: "/name"), and an empty dir is the
  * current directory: name alone. fsu_join writes into out (0, or CD_ERANGE

@@ -20,6 +20,7 @@ struct cd_opts {
 	char *const *envp;    /* NULL: the real environment */
 	int deep;	      /* check --deep: full fatbin walks, no caps on extensions */
 	int keep_volatile;    /* check --volatile: free and used GPU memory in the JSON */
+	int full_json;	      /* check --full-json: the whole JSON inside the Markdown */
 	const char *argv0;
 };
 

@@ -21,7 +21,9 @@ struct cd_outfile {
 /* path NULL or "-": stdout. A path that exists and is not a regular file (a
  * device, a FIFO, a directory) is refused, never replaced. */
 CD_WUR int outfile_open(struct cd_outfile *o, const char *path, struct cd_err *err);
-/* Flush; for a file, fsync, close and rename over the path. */
+/* For a file: flush, fsync, close and rename over the path (a write error
+ * seen on the way is CD_EIO). Nothing for stdout, which main() flushes and
+ * checks after every command. */
 CD_WUR int outfile_commit(struct cd_outfile *o, struct cd_err *err);
 /* Close and remove the temporary file (nothing for stdout). */
 void outfile_abort(struct cd_outfile *o);

@@ -7,6 +7,8 @@
 
 #include "core/str.h"
 
+#define XS_TUPLE_MAX 64 /* a version tuple longer than this is left alone */
+
 static size_t clean(const uint8_t *p, size_t n, char *out, size_t cap)
 {
 	size_t i, k = n < cap - 1 ? n : cap - 1;
@@ -95,6 +97,37 @@ static size_t norm_major(char *v)
 	return strlen(v);
 }
 
+/* A Python version tuple as torch prints one, "9, 19, 0" or "(9, 19, 0)",
+ * -> "9.19.0"; anything else stays as it is. */
+static size_t norm_tuple(char *v)
+{
+	char t[XS_TUPLE_MAX];
+	size_t i = 0, k = 0, parts = 0, len = strlen(v);
+
+	if (len && v[0] == '(' && v[len - 1] == ')')
+		i = 1, len--;
+	while (i < len) {
+		if (!isdigit((unsigned char)v[i]))
+			return strlen(v);
+		while (i < len && isdigit((unsigned char)v[i]) && k < sizeof(t) - 2)
+			t[k++] = v[i++];
+		parts++;
+		if (i == len)
+			break;
+		if (v[i] != ',')
+			return strlen(v);
+		i++;
+		while (i < len && v[i] == ' ')
+			i++;
+		t[k++] = '.';
+	}
+	if (parts < 2 || k == 0 || t[k - 1] == '.')
+		return strlen(v);
+	t[k] = '\0';
+	memcpy(v, t, k + 1);
+	return k;
+}
+
 size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, size_t cap)
 {
 	static const char *const cc[] = {"cc", NULL};
@@ -112,5 +145,5 @@ size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, siz
 		return norm_cuda(out, cap);
 	if (is_name(name, major))
 		return norm_major(out);
-	return k;
+	return k < XS_TUPLE_MAX ? norm_tuple(out) : k;
 }

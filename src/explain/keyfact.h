@@ -1,7 +1,8 @@
 /* keyfact: the canonical form of a fact captured from a log line, so one
  * fact reads the same whoever printed it: compute capabilities as "8.6"
  * (from "sm_86", "86", "compute_86", "8.6"), CUDA versions as "12.1" (from
- * "12.1.105", "cu121", "12010"), a compiler as its major ("13"). Names
+ * "12.1.105", "cu121", "12010"), a compiler as its major ("13"), a Python
+ * version tuple as a version ("9, 19, 0" -> "9.19.0"). Names
  * without a rule keep their value, with control bytes replaced. Pure: writes
  * into the caller's buffer, never fails (a value cut to fit stays valid). */
 #ifndef CD_KEYFACT_H

@@ -17,7 +17,7 @@ struct cd_site_dir {
 	const char *path;   /* in-root path */
 	const char *origin; /* "PYTHONPATH" | "user" | "env" | "base" */
 	size_t n_dists;	    /* *.dist-info / *.egg-info found there */
-	int truncated;	    /* more entries than the scan cap */
+	int truncated;	    /* past a cap: entries or distributions not read */
 };
 
 struct cd_python_facts {
@@ -82,6 +82,7 @@ struct cd_torch_facts {
 	const char *version; /* torch/version.py __version__ */
 	const char *cuda;    /* torch.version.cuda; NULL: CPU or ROCm build, or unknown */
 	const char *hip;
+	int build_known; /* version.py was read: a NULL cuda and hip is a CPU build */
 	const char *git_version;
 	enum cd_tri debug;
 	const char *path;	    /* in-root torch/ package directory */
@@ -100,6 +101,7 @@ struct cd_stack_facts {
 	size_t n_packages;
 	struct cd_package *packages; /* sorted by name */
 	int packages_known;	     /* site directories were scanned */
+	int packages_truncated;	     /* a site directory was truncated: absent is unknown */
 	int conda_meta_known;	     /* prefix/conda-meta was read */
 	size_t n_conda;		     /* conda records */
 	size_t n_problems;

@@ -124,8 +124,13 @@ static int walk_entries(const uint8_t *p, size_t n, uint64_t off, uint64_t end, 
 
 uint64_t fatbin_next_container(const uint8_t *p, size_t n, uint64_t off)
 {
-	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC)
+	uint64_t limit = off + FATBIN_GAP_MAX;
+
+	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC) {
 		off = (off + 8) & ~(uint64_t)7;
+		if (off > limit)
+			return n;
+	}
 	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
 }
 
@@ -149,6 +154,15 @@ int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struc
 		memset(s, 0, sizeof(*s));
 	for (;;) {
 		at = fatbin_next_container(p, n, off);
+		if (at >= n && n - off > FATBIN_GAP_MAX + FATBIN_HDR_SIZE) {
+			if (s)
+				s->partial = 1;
+			return err_set(err, CD_EFORMAT,
+				       "no fatbin container in the %llu bytes after offset %llu of "
+				       "the %zu-byte section: the rest is not read",
+				       (unsigned long long)FATBIN_GAP_MAX, (unsigned long long)off,
+				       n);
+		}
 		if (s)
 			s->gap_bytes += at - off;
 		if (at >= n)

@@ -64,8 +64,14 @@ struct fatbin_summary {
 /* Called for each entry; a non-zero return stops the walk and is returned. */
 typedef int (*fatbin_entry_fn)(const struct fatbin_entry *ent, void *ctx);
 
+/* Bytes between containers a walk looks through for the next one: the
+ * toolkit packs them (8-byte alignment); past this the rest of a section is
+ * not fatbin (a header that claims 10 GB of a sparse file costs nothing). */
+#define FATBIN_GAP_MAX ((uint64_t)1 << 20)
+
 /* The next container header at or after off, on the 8-byte grid the
- * toolkit aligns containers to; n when there is none. */
+ * toolkit aligns containers to, within FATBIN_GAP_MAX bytes; n when there
+ * is none. */
 uint64_t fatbin_next_container(const uint8_t *p, size_t n, uint64_t off);
 /* The header and payload sizes of the container at at; CD_ERANGE when the
  * header is short or the two run past p[0, n). */

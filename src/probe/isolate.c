@@ -28,13 +28,15 @@
 
 #include "core/str.h"
 #include "format/kv.h"
+#include "probe/interrupt.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* the same number on every Linux architecture */
 #endif
 
 #define REAP_GRACE_MS 200
-#define DRAIN_READS   64 /* 1 MiB per poll round and job */
+#define INTR_GRACE_MS 1000 /* interrupted: how long a child may take to exit */
+#define DRAIN_READS   64   /* 1 MiB per poll round and job */
 
 static int64_t now_us(void)
 {
@@ -198,6 +200,7 @@ static int child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent, 
 	int null;
 
 	setpgid(0, 0); /* the deadline kills the group: grandchildren too */
+	intr_child();
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 	if (j->keep_stderr && !log)
@@ -292,6 +295,7 @@ static int start(struct iso_job *jobs, size_t n, size_t me)
 	}
 	close(p[1]);
 	setpgid(pid, pid); /* as the child does: the group exists before any kill */
+	intr_group_add(pid);
 	j->pid = pid;
 	j->rfd = p[0];
 	j->pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* -1 before Linux 5.3 */
@@ -342,6 +346,8 @@ static void finish(struct iso_job *j, int64_t t0)
 	if (j->pidfd >= 0)
 		close(j->pidfd);
 	j->rfd = j->pidfd = -1;
+	if (j->pid > 0)
+		intr_group_del(j->pid);
 	j->pid = -1;
 	j->elapsed_us = now_us() - t0;
 }
@@ -556,8 +562,13 @@ void isolate_wait(struct iso_batch *b)
 
 	if (!b->n)
 		return;
-	while (poll_round(b->jobs, b->n, b->deadline, b->max_bytes, b->t0))
-		;
+	while (poll_round(b->jobs, b->n, b->deadline, b->max_bytes, b->t0)) {
+		/* Interrupted: the groups have the signal; one that ignores it is
+		 * killed after the grace, not at the batch deadline. */
+		int64_t soon = now_us() + INTR_GRACE_MS * 1000;
+		if (intr_signal() && b->deadline > soon)
+			b->deadline = soon;
+	}
 	for (i = 0; i < b->n; i++)
 		if (b->jobs[i].pid > 0)
 			kill_reap(&b->jobs[i], ISO_TIMEOUT, b->max_bytes, b->t0);

@@ -15,9 +15,11 @@ void render_init(struct cd_render *r, const struct cd_opts *opts, const char *co
 	r->verbose = opts->verbose;
 	r->command = command;
 	r->plan = NULL;
+	r->full_json = opts->full_json;
 }
 
-int render_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs)
+static int render_dispatch(const struct cd_render *r, const struct cd_facts *f,
+			   const struct cd_findings *fs)
 {
 	json_t *j;
 	int rc;
@@ -38,4 +40,15 @@ int render_report(const struct cd_render *r, const struct cd_facts *f, const str
 	case CD_FMT_PROMETHEUS: return prom_report(r->out, f, fs);
 	default: text_report(r, f, fs); return 0;
 	}
+}
+
+int render_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs)
+{
+	int rc = render_dispatch(r, f, fs);
+
+	/* A write that failed on the way (a full disk, EPIPE) is the answer,
+	 * whatever the renderer made of it. */
+	if (fflush(r->out) != 0 || ferror(r->out))
+		return CD_EIO;
+	return rc;
 }

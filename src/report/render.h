@@ -27,9 +27,11 @@ struct cd_render {
 	/* The plan of the findings (check/fix/plan.h): its first step is printed
 	 * under them (text, Markdown); NULL for none. */
 	const struct cd_plan *plan;
+	int full_json; /* Markdown: fold the whole JSON report in (check --full-json) */
 };
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command);
+/* Render a report; CD_EIO when writing r->out failed (flushed and checked). */
 CD_WUR int render_report(const struct cd_render *r, const struct cd_facts *f,
 			 const struct cd_findings *fs);
 

@@ -196,11 +196,20 @@ void stack_text(const struct cd_render *r, const struct cd_facts *f, const struc
 		unk(py->found_via), unk(py->version));
 	for (i = 0; i < py->n_site; i++)
 		if (r->verbose || py->site[i].n_dists)
-			fprintf(r->out, "    %s (%zu distributions%s)\n", py->site[i].path,
+			fprintf(r->out, "    %s (%zu distributions%s%s)\n", py->site[i].path,
 				py->site[i].n_dists,
 				strcmp(py->site[i].origin, "env") ? ", not the environment's own"
-								  : "");
-	if (t->installed)
+								  : "",
+				py->site[i].truncated
+					? "; truncated at the scan's cap: torch, nvidia-*, "
+					  "transformers, deepspeed, accelerate, triton always "
+					  "read, "
+					  "other absent packages unknown"
+					: "");
+	if (t->installed && !t->build_known)
+		fprintf(r->out, "    torch %s (build unknown: %s)\n", unk(t->version),
+			unk(t->problem));
+	else if (t->installed)
 		fprintf(r->out, "    torch %s%s%s%s\n", unk(t->version),
 			t->cuda ? " (CUDA " : (t->hip ? " (ROCm " : " (CPU build"),
 			t->cuda ? t->cuda : (t->hip ? t->hip : ""), ")");

@@ -1,4 +1,4 @@
-/* text: the human report. Sections with a mark each (✓ fine, ! warning,
+/* text: the human report. Sections with a mark each (✓ fine, ? unknown, ! warning,
  * ✗ error), then the findings with their evidence and fix, then a summary.
  * Colour only when the caller says so (a tty without NO_COLOR). */
 #include <stdio.h>
@@ -27,9 +27,12 @@ static enum cd_severity section_worst(const struct cd_findings *fs, const char *
 	return w;
 }
 
-static void mark(const struct cd_render *r, int any, enum cd_severity s)
+/* known: the section's facts were read; nothing found in an unknown is "?". */
+static void mark(const struct cd_render *r, int any, enum cd_severity s, int known)
 {
-	if (!any)
+	if (!any && !known)
+		fprintf(r->out, "%s?%s", col(r, C_YEL), col(r, C_OFF));
+	else if (!any)
 		fprintf(r->out, "%s✓%s", col(r, C_GRN), col(r, C_OFF));
 	else if (s == CD_SEV_ERROR)
 		fprintf(r->out, "%s✗%s", col(r, C_RED), col(r, C_OFF));
@@ -37,15 +40,21 @@ static void mark(const struct cd_render *r, int any, enum cd_severity s)
 		fprintf(r->out, "%s!%s", col(r, C_YEL), col(r, C_OFF));
 }
 
-static void heading(const struct cd_render *r, const struct cd_findings *fs, const char *section,
-		    const char *title)
+static void heading_known(const struct cd_render *r, const struct cd_findings *fs,
+			  const char *section, const char *title, int known)
 {
 	int any;
 	enum cd_severity s = section_worst(fs, section, &any);
 
 	fprintf(r->out, "\n");
-	mark(r, any, s);
+	mark(r, any, s, known);
 	fprintf(r->out, " %s%s%s\n", col(r, C_BOLD), title, col(r, C_OFF));
+}
+
+static void heading(const struct cd_render *r, const struct cd_findings *fs, const char *section,
+		    const char *title)
+{
+	heading_known(r, fs, section, title, 1);
 }
 
 static const char *or_unknown(const char *s)
@@ -93,7 +102,7 @@ static void driver_section(const struct cd_render *r, const struct cd_facts *f,
 {
 	const struct cd_driver_facts *d = &f->driver;
 
-	heading(r, fs, "driver", "NVIDIA driver");
+	heading_known(r, fs, "driver", "NVIDIA driver", d->status != CD_PROBE_NOT_RUN);
 	if (d->status == CD_PROBE_NOT_RUN) {
 		fprintf(r->out, "    not queried (%s)\n",
 			f->root.is_host ? "no driver probe ran"
@@ -122,7 +131,7 @@ static void gpu_section(const struct cd_render *r, const struct cd_facts *f,
 	snprintf(title, sizeof(title), "GPUs (%s)", f->gpus_known ? "" : "unknown");
 	if (f->gpus_known)
 		snprintf(title, sizeof(title), "GPUs (%zu)", f->n_gpus);
-	heading(r, fs, "gpus", title);
+	heading_known(r, fs, "gpus", title, f->gpus_known);
 	for (i = 0; i < f->n_gpus; i++) {
 		const struct cd_gpu *g = &f->gpus[i];
 		str_bytes(tot, sizeof(tot), g->memory_total_bytes);
@@ -209,7 +218,7 @@ static void text_finding(const struct cd_render *r, const struct cd_finding *x)
 	if (x->severity == CD_SEV_INFO)
 		fprintf(r->out, "%si%s", col(r, C_DIM), col(r, C_OFF));
 	else
-		mark(r, 1, x->severity);
+		mark(r, 1, x->severity, 1);
 	fprintf(r->out, " %s%s%s\n", col(r, C_BOLD), x->title ? x->title : x->id, col(r, C_OFF));
 	fprintf(r->out, "      %s[%s %s]%s\n", col(r, C_DIM), severity_name(x->severity), x->id,
 		col(r, C_OFF));

@@ -46,6 +46,11 @@ const char *jit_which(struct cd_facts *f, const char *path_var, const char *name
  * the newest tables). Allocates its work space from f's arena. */
 void jit_arch_parse(struct cd_facts *f, struct jit_arch *a, const char *value,
 		    const char *torch_version);
+/* --gpu-cc: "none", or compute capabilities "9.0,8.6" into out (cap entries;
+ * *n set). CD_EUSAGE, with the entry, for one that is not MAJOR.MINOR or for
+ * more than cap: a typo is never taken for "no GPU". */
+CD_WUR int jit_gpu_cc_parse(const char *s, struct jit_gpu *out, size_t cap, size_t *n,
+			    struct cd_err *err);
 /* Parse "MAJOR.MINOR" leniently; 0 or -1. */
 CD_WUR int jit_major_minor(const char *v, int *major, int *minor);
 

@@ -122,29 +122,60 @@ static void target_triple(struct cd_jit_facts *jf)
 		jf->arch_triple = "sbsa-linux";
 }
 
-/* --gpu-cc "9.0,8.6" or "none". */
+/* "MAJOR.MINOR", digits only, of len bytes at s. */
+static int cc_strict(const char *s, size_t len)
+{
+	size_t i, dot = 0, digits = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.' && !dot && digits)
+			dot = i;
+		else if (s[i] >= '0' && s[i] <= '9')
+			digits++;
+		else
+			return 0;
+	}
+	return dot && dot + 1 < len && len < 8;
+}
+
+int jit_gpu_cc_parse(const char *s, struct jit_gpu *out, size_t cap, size_t *n, struct cd_err *err)
+{
+	*n = 0;
+	if (!strcmp(s, "none"))
+		return 0;
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		char one[16];
+		int ma, mi;
+		if (!cc_strict(s, len))
+			return err_set(err, CD_EUSAGE,
+				       "--gpu-cc: '%.*s' is not a compute capability (expected "
+				       "MAJOR.MINOR such as 9.0, a comma-separated list, or none)",
+				       (int)(len > 32 ? 32 : len), s);
+		if (*n == cap)
+			return err_set(err, CD_EUSAGE, "--gpu-cc: more than %zu GPUs", cap);
+		str_ncopy(one, sizeof(one), s, len);
+		if (jit_major_minor(one, &ma, &mi))
+			return err_set(err, CD_EUSAGE, "--gpu-cc: '%s' is out of range", one);
+		out[*n].major = ma;
+		out[*n].minor = mi;
+		out[*n].name = "--gpu-cc";
+		(*n)++;
+		if (!comma)
+			return 0;
+		s = comma + 1;
+	}
+}
+
+/* --gpu-cc "9.0,8.6" or "none", checked by the command line before. */
 static void gpus_from_option(struct cd_jit_facts *jf, const char *s)
 {
 	struct jit_arch *a = &jf->arch;
 
 	a->gpus_via = "--gpu-cc";
-	if (!strcmp(s, "none"))
-		return;
-	while (*s && a->n_gpus < JIT_GPUS_MAX) {
-		const char *comma = strchr(s, ',');
-		char one[16];
-		int ma, mi;
-		str_ncopy(one, sizeof(one), s, comma ? (size_t)(comma - s) : strlen(s));
-		if (jit_major_minor(one, &ma, &mi) == 0) {
-			a->gpus[a->n_gpus].major = ma;
-			a->gpus[a->n_gpus].minor = mi;
-			a->gpus[a->n_gpus].name = "--gpu-cc";
-			a->n_gpus++;
-		}
-		if (!comma)
-			break;
-		s = comma + 1;
-	}
+	if (jit_gpu_cc_parse(s, a->gpus, JIT_GPUS_MAX, &a->n_gpus, NULL))
+		a->n_gpus = 0;
 }
 
 static void gpus(struct cd_facts *f, struct cd_jit_facts *jf, const char *opt)

@@ -29,8 +29,7 @@ static void torch_facts(struct cd_facts *f, const struct cd_stack_facts *st, str
 	py->torch_version = t->version;
 	py->torch_cuda = t->cuda;
 	/* version.py read and torch.version.cuda None: a CPU-only (or ROCm) build. */
-	py->torch_cpu_only =
-		!t->cuda && t->version_source && !strcmp(t->version_source, "torch/version.py");
+	py->torch_cpu_only = t->build_known && !t->cuda;
 	vpy = fsu_path(&f->arena, t->path, "version.py");
 	if (file_stat(&f->root, vpy, &sb) == 0)
 		py->torch_mtime = (int64_t)sb.st_mtime;

@@ -17,6 +17,7 @@
 
 #include "core/fsutil.h"
 #include "core/str.h"
+#include "probe/interrupt.h"
 #include "probe/isolate.h"
 
 extern char **environ;
@@ -259,8 +260,13 @@ static int step(struct cd_facts *f, const struct args *a, char **env, const char
 	rc = isolate_run(&j, 1, timeout_ms, LOG_CAP, NULL);
 	*ms = (long)(j.elapsed_us / 1000);
 	timed_out = j.status == ISO_TIMEOUT;
-	ok = rc == 0 && exit_code(&j) == 0;
-	if (!ok) {
+	ok = rc == 0 && exit_code(&j) == 0 && !intr_signal();
+	if (!ok && intr_signal()) {
+		s->stage = stage;
+		s->status = "interrupted";
+		s->detail = arena_printf(&f->arena, "signal %d: %s was stopped", intr_signal(),
+					 a->v[0]);
+	} else if (!ok) {
 		s->stage = stage;
 		s->status = timed_out			? "timeout"
 			    : !strcmp(stage, "compile") ? "compile-failed"
@@ -443,7 +449,8 @@ static void build_and_load(struct cd_facts *f, const struct jit_smoke_opts *o, c
 	if (step(f, ln, env, dir, o->build_timeout_ms, s, &s->link_ms, "link"))
 		return;
 	tell(o, JIT_SMOKE_LOAD, NULL, s);
-	load(f, o, dir, s);
+	if (!intr_signal())
+		load(f, o, dir, s);
 }
 
 int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_smoke_opts *o,
@@ -471,6 +478,9 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 					 strerror(errno));
 		return 0;
 	}
+	/* From here a signal is recorded and forwarded: the directory goes
+	 * whatever happens (main exits 128+N once it is gone). */
+	intr_hold();
 	s->tmpdir = arena_strdup(&f->arena, dir);
 	env = child_env(f, dir);
 	build_commands(f, jf, dir, &nv, &ln, s);
@@ -481,5 +491,6 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 		tell(o, JIT_SMOKE_DONE, NULL, s);
 	}
 	s->cleaned = remove_dir(dir) == 0 ? CD_TRI_YES : CD_TRI_NO;
+	intr_release();
 	return 0;
 }

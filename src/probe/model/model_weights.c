@@ -250,6 +250,9 @@ static void sharded(struct cd_facts *f, struct cd_model_facts *m, const char *in
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (i = 0; names && i < n; i++) {
 		struct md_file *mf = file_get(f, m, names[i]);
+		if (!mf)
+			break; /* FILES_MAX: every later name would search the full table for
+				  nothing */
 		if (st)
 			read_safetensors(
 				f, m, mf, acc, map,

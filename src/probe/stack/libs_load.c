@@ -281,8 +281,8 @@ static void session_init(struct libs_run *r)
 	cfg.ld_library_path = facts_getenv(r->f, "LD_LIBRARY_PATH");
 	cfg.ld_preload = facts_getenv(r->f, "LD_PRELOAD");
 	cfg.main_origin_realpath = 1; /* python is started by execve */
-	if (r->f->root.is_host && getcwd(cwd, sizeof(cwd)))
-		cfg.cwd = arena_strdup(&r->f->arena, cwd);
+	if (r->f->root.is_host)
+		cfg.cwd = arena_strdup(&r->f->arena, fsu_cwd(cwd, sizeof(cwd)));
 	ldr_init(&r->s, &r->f->root, &cfg, &r->f->arena);
 	r->session = 1;
 	r->L->ld_library_path = arena_strdup(&r->f->arena, cfg.ld_library_path);

@@ -20,12 +20,14 @@
 #include "format/distinfo.h"
 #include "format/pep508.h"
 
-#define SITE_ENTRIES_MAX 50000		   /* directory entries looked at per site dir */
-#define PACKAGES_MAX	 20000		   /* distributions and conda records kept */
-#define META_CHUNK	 8192		   /* first read of a METADATA file */
-#define META_HEAD_MAX	 ((size_t)1 << 20) /* header block read at most */
-#define CONDA_JSON_MAX	 ((size_t)64 << 20)
-#define PROBLEMS_MAX	 64
+#define SITE_ENTRIES_MAX  50000		    /* directory entries read in full per site dir */
+#define SITE_ENTRIES_HARD 2000000	    /* past the cap: names looked at for kept packages */
+#define PACKAGES_MAX	  20000		    /* distributions and conda records kept */
+#define KEPT_MAX	  2000		    /* room past PACKAGES_MAX for the kept packages */
+#define META_CHUNK	  8192		    /* first read of a METADATA file */
+#define META_HEAD_MAX	  ((size_t)1 << 20) /* header block read at most */
+#define CONDA_JSON_MAX	  ((size_t)64 << 20)
+#define PROBLEMS_MAX	  64
 
 struct pctx {
 	struct cd_facts *f;
@@ -48,9 +50,32 @@ static void problem(struct pctx *c, const char *msg)
 		c->problems[c->n_problems++] = msg;
 }
 
-static struct cd_package *new_pkg(struct pctx *c)
+/* Packages the checks judge the environment by: read past the caps, so a huge
+ * site directory never loses them (the caps are reported, as truncated). */
+static int pkg_kept(const char *norm_name)
 {
-	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), 256, PACKAGES_MAX);
+	static const char *const exact[] = {"torch",	    /* the framework every check reads */
+					    "transformers", /* model-* findings, package floors */
+					    "deepspeed",    /* jit ops */
+					    "accelerate",   /* model loading, package floors */
+					    "triton",	    /* torch's pinned companion */
+					    NULL};
+	size_t i;
+
+	if (!norm_name)
+		return 0;
+	if (!strncmp(norm_name, "nvidia-", 7) || !strncmp(norm_name, "cuda-", 5))
+		return 1; /* the CUDA wheels torch pins and loads */
+	for (i = 0; exact[i]; i++)
+		if (!strcmp(norm_name, exact[i]))
+			return 1;
+	return 0;
+}
+
+static struct cd_package *new_pkg(struct pctx *c, int kept)
+{
+	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), 256,
+					PACKAGES_MAX + (kept ? KEPT_MAX : 0));
 
 	if (!p)
 		return NULL;
@@ -209,9 +234,11 @@ static void scan_site(struct pctx *c, size_t idx)
 		enum distinfo_kind kind;
 		struct cd_package *p;
 		int is_dir;
+		int kept;
 		if (++seen > SITE_ENTRIES_MAX) {
 			sd->truncated = 1;
-			break;
+			if (seen > SITE_ENTRIES_HARD)
+				break;
 		}
 		if (e->d_name[0] == '~') {
 			problem(c, arena_printf(
@@ -222,8 +249,15 @@ static void scan_site(struct pctx *c, size_t idx)
 			continue;
 		}
 		kind = distinfo_dirname(e->d_name, c->a, &name, &version);
-		if (kind == DISTINFO_NONE || !(p = new_pkg(c)))
+		if (kind == DISTINFO_NONE)
 			continue;
+		kept = pkg_kept(norm(c, name));
+		if (seen > SITE_ENTRIES_MAX && !kept)
+			continue;
+		if (!(p = new_pkg(c, kept))) {
+			sd->truncated = 1;
+			continue;
+		}
 		path = fsu_path(c->a, sd->path, e->d_name);
 		p->path = path;
 		p->site = idx;
@@ -337,8 +371,8 @@ static void scan_conda(struct pctx *c, size_t n_dist)
 			continue;
 		p = (struct cd_package *)packages_find(c->pk, n_dist, name);
 		if (!p) {
-			if (!(p = new_pkg(c)))
-				break;
+			if (!(p = new_pkg(c, pkg_kept(name))))
+				continue; /* past the cap: a kept package may follow */
 			p->name = name;
 			p->display = r.name;
 			p->version = r.version;
@@ -407,6 +441,8 @@ void packages_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	for (i = 0; i < st->python.n_site; i++)
 		scan_site(&c, i);
 	st->packages_known = 1;
+	for (i = 0; i < st->python.n_site; i++)
+		st->packages_truncated |= st->python.site[i].truncated;
 	if (c.n > 1)
 		qsort(c.pk, c.n, sizeof(*c.pk), by_name);
 	n_dist = c.n = fold_duplicates(&c);

@@ -42,6 +42,7 @@ static void torch_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	t->version = v.version;
 	t->cuda = v.cuda;
 	t->hip = v.hip;
+	t->build_known = 1;
 	t->git_version = v.git_version;
 	t->debug = v.debug < 0 ? CD_TRI_UNKNOWN : v.debug ? CD_TRI_YES : CD_TRI_NO;
 	t->version_source = "torch/version.py";
