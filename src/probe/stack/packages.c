@@ -74,9 +74,14 @@ static int pkg_kept(const char *norm_name)
 
 static struct cd_package *new_pkg(struct pctx *c, int kept)
 {
-	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), 256,
-					PACKAGES_MAX + (kept ? KEPT_MAX : 0));
+	struct cd_package *p;
 
+	/* the room past PACKAGES_MAX is the kept packages' alone, even once a
+	 * kept one has grown the array into it */
+	if (c->n >= PACKAGES_MAX + (kept ? KEPT_MAX : 0))
+		return NULL;
+	p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), 256,
+		     PACKAGES_MAX + (kept ? KEPT_MAX : 0));
 	if (!p)
 		return NULL;
 	c->pk = p;
