@@ -81,12 +81,12 @@ static int condition(const char *c, size_t n, const struct nvreq_host *h)
 	enum op op;
 	const char *fact;
 
-	while (k < n && !strchr("<>=!", c[k]))
+	while (k < n && !(c[k] && strchr("<>=!", c[k])))
 		k++;
 	if (!k || k >= sizeof(name) || k == n)
 		return -1;
 	m = k;
-	while (m < n && strchr("<>=!", c[m]))
+	while (m < n && c[m] && strchr("<>=!", c[m]))
 		m++;
 	op = parse_op(c + k, m - k);
 	if (op == OP_BAD || m >= n || n - m >= sizeof(val))
