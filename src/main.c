@@ -64,8 +64,14 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 		o->format = CD_FMT_JSON;
 	else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
 		o->format = CD_FMT_MARKDOWN;
+	else if (!strcmp(v, "sarif"))
+		o->format = CD_FMT_SARIF;
 	else
-		return cli_usage_error(NULL, "--format '%s': expected text, json or markdown", v);
+		return cli_usage_error(
+			NULL,
+			"--format '%s': expected text, json or markdown (sarif: check, "
+			"dockerfile)",
+			v);
 	return 0;
 }
 
@@ -159,6 +165,11 @@ int main(int argc, char **argv)
 	}
 	if (!cmd)
 		cmd = cli_find("check");
+	if (opts.format == CD_FMT_SARIF && strcmp(cmd->name, "check") &&
+	    strcmp(cmd->name, "dockerfile")) {
+		rc = cli_usage_error(NULL, "--format sarif is for check and dockerfile");
+		goto out;
+	}
 	opts.color = want_color(&opts);
 	rest[0] = (char *)cmd->name;
 	rc = cmd->run(nrest, rest, &opts);

@@ -29,6 +29,7 @@ int cmd_jit(int argc, char **argv, struct cd_opts *opts);
 int cmd_ldd(int argc, char **argv, struct cd_opts *opts);
 int cmd_explain(int argc, char **argv, struct cd_opts *opts);
 int cmd_run(int argc, char **argv, struct cd_opts *opts);
+int cmd_dockerfile(int argc, char **argv, struct cd_opts *opts);
 
 /* Print "cuda-doctor CMD: MSG" to stderr and return CD_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

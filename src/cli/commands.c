@@ -77,7 +77,24 @@ static const struct cd_command commands[] = {
 	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
 	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
 	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
-	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
+	{"dockerfile", cmd_dockerfile, "lint a Dockerfile or Compose file for CUDA stacks",
+	 "cuda-doctor dockerfile FILE [--host-driver VER|live [--brand B]] [--build-arg N=V]...\n"
+	 "                       [--target STAGE] [--platform OS/ARCH] [--compose]\n"
+	 "  Read FILE (a Dockerfile, or a Compose file: compose*.yaml, docker-compose*.yml,\n"
+	 "  --compose; '-' for stdin) as BuildKit and Compose read it and report what breaks\n"
+	 "  CUDA: unpinned CUDA / PyTorch base tags, CUDA code compiled on -runtime images,\n"
+	 "  torch's CUDA build against the image's, TORCH_CUDA_ARCH_LIST unset for extension\n"
+	 "  builds, the NVIDIA container toolkit's variables, GPU requests of services.\n"
+	 "  --host-driver VER    also judge the final image against this driver (545.29.06):\n"
+	 "                       would NVIDIA_REQUIRE_CUDA refuse it, for which GPU brands\n"
+	 "  --host-driver live   ... against this host's driver (queried as check does)\n"
+	 "  --brand B            the GPU brand for VER (tesla, nvidia, geforce, nvidiartx, ...)\n"
+	 "  --build-arg N=V      as docker build --build-arg (default: the ARG defaults)\n"
+	 "  --target STAGE       the stage built (default: the last)\n"
+	 "  --platform OS/ARCH   the build platform (default linux/amd64: TARGETARCH=amd64)\n"
+	 "  # cuda-doctor ignore=ID[,ID] above an instruction drops those findings there;\n"
+	 "  # cuda-doctor global ignore=ID anywhere drops them in the whole file.\n"
+	 "  exit: 1 when a finding is an error, 0 otherwise, 2 when FILE cannot be read.\n"},
 	{"fix", cmd_planned, "remediation plan (planned)", NULL},
 	{NULL, NULL, NULL, NULL},
 };

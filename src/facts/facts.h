@@ -89,6 +89,9 @@ struct cd_gpu {
 	enum cd_tri row_remap_pending;
 	enum cd_tri row_remap_failure;
 	const char *error; /* why the device could not be queried (GPU lost, ...) */
+	/* NVML's brand as NVIDIA_REQUIRE_CUDA names it ("nvidia", "tesla",
+	 * "geforce"); NULL unknown. Read by the image checks; not in check's JSON. */
+	const char *brand;
 };
 
 /* A file a CUDA extension build may need from a toolkit: a header, or a link

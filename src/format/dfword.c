@@ -290,8 +290,33 @@ out:
 	return rc;
 }
 
-/* processDollar: $name, ${name} and ${name<modifier>word}. */
+static int dollar_parse(struct lex *l, struct cd_buf *out);
+
+/* In shell text (DFWORD_RAW) a ${...} BuildKit cannot read (${#VAR}, the
+ * shell's length) is the shell's business: it is kept as written. */
 static int dollar(struct lex *l, struct cd_buf *out)
+{
+	size_t from = l->pos, len = out->len, depth = 0;
+	int rc = dollar_parse(l, out);
+
+	if (rc != CD_EFORMAT || !(l->o->flags & DFWORD_RAW) || l->s[from + 1] != '{')
+		return rc;
+	out->len = len;
+	if (out->p)
+		out->p[len] = '\0';
+	for (l->pos = from; l->pos < l->n; l->pos++) {
+		if (l->s[l->pos] == '{')
+			depth++;
+		else if (l->s[l->pos] == '}' && --depth == 0) {
+			l->pos++;
+			break;
+		}
+	}
+	return put_n(out, l->s + from, l->pos - from);
+}
+
+/* processDollar: $name, ${name} and ${name<modifier>word}. */
+static int dollar_parse(struct lex *l, struct cd_buf *out)
 {
 	size_t from = l->pos;
 	char name[128], op;
@@ -308,8 +333,9 @@ static int dollar(struct lex *l, struct cd_buf *out)
 		return lex_fail(l, "syntax error: missing '}'");
 	if (l->s[l->pos] == '{' || l->s[l->pos] == '}' || l->s[l->pos] == ':')
 		return lex_fail(l, "syntax error: bad substitution");
-	if (++l->depth > DFWORD_DEPTH)
+	if (l->depth >= DFWORD_DEPTH)
 		return lex_fail(l, "substitutions nested too deeply");
+	l->depth++;
 	lex_name(l, name, sizeof(name));
 	op = l->pos < l->n ? l->s[l->pos++] : '\0';
 	switch (op) {

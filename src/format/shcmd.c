@@ -19,6 +19,7 @@ struct sp {
 	size_t quote[SHCMD_WORDS_MAX]; /* where the word's first quote was, SIZE_MAX: none */
 	size_t nw;
 	size_t start;
+	char after; /* the operator before the command being read */
 };
 
 static int split(struct sp *p);
@@ -139,6 +140,7 @@ static int emit(struct sp *p)
 	c.argc = p->nw - k;
 	c.offset = p->start;
 	c.nested = p->depth > 0;
+	c.after = p->after;
 	p->nw = 0;
 	if (!c.argc && !c.n_assign)
 		return 0;
@@ -312,8 +314,17 @@ static int split(struct sp *p)
 			continue;
 		}
 		if (is_op(c)) {
+			char next = p->pos + 1 < p->n ? p->s[p->pos + 1] : 0;
 			p->pos++;
 			rc = emit(p);
+			if ((c == '&' || c == '|') && next == c) {
+				p->pos++;
+				p->after = c; /* && or || */
+			} else if (c == '|') {
+				p->after = 'p';
+			} else if (c != '(' && c != ')') {
+				p->after = ';';
+			}
 			glued = 0;
 			continue;
 		}

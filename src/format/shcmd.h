@@ -25,6 +25,8 @@ struct sh_cmd {
 	const char **argv;
 	size_t offset; /* where the command starts in the text it came from */
 	int nested;    /* from an sh -c / bash -c argument */
+	char after;    /* what joins it to the command before: '&' (&&), '|' (||), 'p'
+			* (a pipe), ';' (; & or a newline), 0 for the first */
 };
 
 struct sh_script {

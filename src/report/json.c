@@ -316,6 +316,13 @@ json_t *json_findings(const struct cd_findings *fs)
 		json_object_set_new(o, "detail", json_str(x->detail));
 		json_object_set_new(o, "evidence", json_strv(x->evidence, x->n_evidence, 1));
 		json_object_set_new(o, "fix", json_strv(x->fix, x->n_fix, 1));
+		if (x->line) { /* only findings of a file have a place (dockerfile, compose) */
+			json_t *l = json_object();
+			json_object_set_new(l, "file", json_str(x->file));
+			json_object_set_new(l, "line", json_integer(x->line));
+			json_object_set_new(l, "end_line", json_integer(x->end_line));
+			json_object_set_new(o, "location", l);
+		}
 		json_array_append_new(a, o);
 	}
 	return a;

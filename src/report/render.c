@@ -2,6 +2,7 @@
 #include "report/render.h"
 
 #include "core/err.h"
+#include "report/sarif.h"
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command)
 {
@@ -25,6 +26,7 @@ int render_report(const struct cd_render *r, const struct cd_facts *f, const str
 		json_decref(j);
 		return rc;
 	case CD_FMT_MARKDOWN: markdown_report(r, f, fs); return 0;
+	case CD_FMT_SARIF: return sarif_print(r->out, fs, NULL);
 	default: text_report(r, f, fs); return 0;
 	}
 }

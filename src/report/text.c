@@ -212,6 +212,8 @@ static void text_finding(const struct cd_render *r, const struct cd_finding *x)
 	fprintf(r->out, " %s%s%s\n", col(r, C_BOLD), x->title ? x->title : x->id, col(r, C_OFF));
 	fprintf(r->out, "      %s[%s %s]%s\n", col(r, C_DIM), severity_name(x->severity), x->id,
 		col(r, C_OFF));
+	if (x->line)
+		fprintf(r->out, "      at %s:%u\n", x->file ? x->file : "", x->line);
 	if (x->detail)
 		fprintf(r->out, "      %s\n", x->detail);
 	for (i = 0; i < x->n_evidence; i++)

@@ -13,7 +13,10 @@
  *   crash     nvmlInit and cuInit die of SIGSEGV
  *   ecc       2 x Tesla V100-SXM2-32GB, GPU 1 with uncorrectable ECC errors
  *             and retired pages pending
- *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34) */
+ *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34)
+ *   geforce   1 x NVIDIA GeForce RTX 4090, driver 535.104.05, CUDA 12.2
+ * Every GPU has an NVML brand (nvmlDeviceGetBrand): NVIDIA (14) for H100 and
+ * H200, Tesla (2) for T4 and V100, GeForce (5) for the RTX 4090. */
 #ifndef CD_FAKE_COMMON_H
 #define CD_FAKE_COMMON_H
 
@@ -36,7 +39,8 @@ enum fake_mode {
 	FM_HANGALL,
 	FM_CRASH,
 	FM_ECC,
-	FM_STUB
+	FM_STUB,
+	FM_GEFORCE
 };
 
 #define MIB	    (1024ULL * 1024ULL)
@@ -51,6 +55,7 @@ struct fake_gpu {
 	int ecc_volatile, ecc_aggregate;	      /* uncorrected counts */
 	int retired_pending;			      /* UNSUPPORTED, 0, 1 */
 	int remap_pending, remap_failure;	      /* UNSUPPORTED (both) or 0/1 */
+	int brand;				      /* nvmlBrandType_t */
 };
 
 struct fake_box {
@@ -65,26 +70,31 @@ struct fake_box {
 /* clang-format off */
 static const struct fake_gpu fake_h100[] = {
 	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
-	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 	{"NVIDIA H100 80GB HBM3", "GPU-c81e2a47-3d95-4b0f-8e26-71a9f5d0b3c4", 0, 0x2a, 0, 0x233010de,
-	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 };
 
 static const struct fake_gpu fake_h200[] = {
 	{"NVIDIA H200", "GPU-0e6b8f52-9a1c-4d37-b2e5-c4f81a7d0936", 0, 0x00, 5, 0x233510de, 9, 0,
-	 143771, 557, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 143771, 557, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 };
 
 static const struct fake_gpu fake_t4[] = {
 	{"Tesla T4", "GPU-3f0d7c2a-61b8-4e95-a0d4-8c2e5b7f1a69", 0, 0x00, 0x1e, 0x1eb810de, 7, 5,
-	 15109, 0, 0, UNSUPPORTED, 0, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED},
+	 15109, 0, 0, UNSUPPORTED, 0, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, 2},
 };
 
 static const struct fake_gpu fake_v100[] = {
 	{"Tesla V100-SXM2-32GB", "GPU-9b1c4e7d-2f60-4a83-b5d9-e07c3a68f214", 0, 0x06, 0, 0x1db510de,
-	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED},
+	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, 2},
 	{"Tesla V100-SXM2-32GB", "GPU-41d7a0e3-8c25-4f19-9e6b-2a5d0c71b8f6", 0, 0x07, 0, 0x1db510de,
-	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED},
+	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED, 2},
+};
+
+static const struct fake_gpu fake_rtx4090[] = {
+	{"NVIDIA GeForce RTX 4090", "GPU-7c2e9a41-0b6d-4f38-a1e5-93d4c8b2f067", 0, 0x01, 0, 0x268410de,
+	 8, 9, 24564, 306, 0, UNSUPPORTED, 0, 0, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, 5},
 };
 /* clang-format on */
 
@@ -92,7 +102,7 @@ static enum fake_mode fake_mode(void)
 {
 	static const char *const names[] = {"ok",	"h200",	    "old",  "nogpu",
 					    "initfail", "mismatch", "hang", "hangall",
-					    "crash",	"ecc",	    "stub"};
+					    "crash",	"ecc",	    "stub", "geforce"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 
@@ -109,12 +119,15 @@ static const struct fake_box *fake_box(void)
 	static const struct fake_box old = {"470.256.02", "11.470.256.02", 11040, 0, 1, fake_t4};
 	static const struct fake_box nogpu = {"570.124.06", "12.570.124.06", 12080, 1, 0, NULL};
 	static const struct fake_box ecc = {"535.183.01", "12.535.183.01", 12020, 1, 2, fake_v100};
+	static const struct fake_box geforce = {"535.104.05", "12.535.104.05", 12020, 1, 1,
+						fake_rtx4090};
 
 	switch (fake_mode()) {
 	case FM_H200: return &h200;
 	case FM_OLD: return &old;
 	case FM_NOGPU: return &nogpu;
 	case FM_ECC: return &ecc;
+	case FM_GEFORCE: return &geforce;
 	default: return &ok;
 	}
 }

@@ -132,6 +132,12 @@ static void raw_mode(void **state)
 	assert_string_equal(out, "pip install 'torch==$CUDA' \"x==12.4.1\" $HOME");
 	assert_int_equal(ex("a \\\n b ${NOPE:-x}", DFWORD_RAW | DFWORD_KEEP_UNSET, NULL), 0);
 	assert_string_equal(out, "a \\\n b ${NOPE:-x}");
+	/* the shell's ${#VAR} is not BuildKit's: kept, and the rest still expanded */
+	assert_int_equal(ex("[ ${#CUDA} -gt 0 ] && v=$CUDA", DFWORD_RAW | DFWORD_KEEP_UNSET, NULL),
+			 0);
+	assert_string_equal(out, "[ ${#CUDA} -gt 0 ] && v=12.4.1");
+	assert_int_equal(ex("${#CUDA}", 0, NULL),
+			 CD_EFORMAT); /* a word of an instruction: refused */
 }
 
 static void backtick_escape(void **state)

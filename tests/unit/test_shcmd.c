@@ -51,6 +51,13 @@ static void lists_and_quotes(void **state)
 	assert_string_equal(sc.cmds[4].argv[0], "grep");
 	assert_string_equal(sc.cmds[5].argv[0], "true");
 	assert_string_equal(sc.cmds[6].argv[0], "wait");
+	/* what joins each command to the one before */
+	assert_int_equal(sc.cmds[0].after, 0);
+	assert_int_equal(sc.cmds[1].after, '&');
+	assert_int_equal(sc.cmds[3].after, ';');
+	assert_int_equal(sc.cmds[4].after, 'p');
+	assert_int_equal(sc.cmds[5].after, '|');
+	assert_int_equal(sc.cmds[6].after, ';');
 }
 
 static void assignments_and_redirections(void **state)
