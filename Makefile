@@ -44,6 +44,8 @@ endif
 STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 # Vectorscan's runtime only: the database is compiled at build time (tools/sigc.c).
 STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
+# libyaml's event parser, for Compose files (format/yamltree.c).
+STATIC_LIBS += -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 LDLIBS += $(STATIC_LIBS) -ldl -lm
 
 SRCS := $(shell find src -name '*.c' | sort)

@@ -3,7 +3,7 @@
 # Debian or Ubuntu, through apt-get as root or through sudo. Prints what it does.
 set -euo pipefail
 
-pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libcmocka-dev
+pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libyaml-dev libcmocka-dev
       bats jq clang-format shellcheck pkg-config binutils time ripgrep)
 
 missing=()

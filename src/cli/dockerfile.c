@@ -189,15 +189,33 @@ static int host_driver(const struct df_args *a, struct cd_opts *opts, struct cd_
 	return h->driver ? 0 : CD_ENOENT;
 }
 
+/* A Compose file: a .yml / .yaml name (compose.yaml, docker-compose.gpu.yml,
+ * hwaccel.ml.yml), or text whose first line that is neither blank nor a
+ * comment opens a top-level Compose key. */
 static int is_compose(const char *path, const struct cd_buf *b)
 {
-	const char *base = strrchr(path, '/');
+	static const char *const keys[] = {
+		"services:", "version:", "name:", "include:", "volumes:", "networks:", "x-"};
+	const char *p = b->p, *end = b->p + b->len;
+	size_t i;
 
-	base = base ? base + 1 : path;
-	if ((str_has_prefix(base, "compose") || str_has_prefix(base, "docker-compose")) &&
-	    (str_has_suffix(base, ".yml") || str_has_suffix(base, ".yaml")))
+	if (str_has_suffix(path, ".yml") || str_has_suffix(path, ".yaml"))
 		return 1;
-	return b->len && (str_has_prefix(b->p, "services:") || str_has_prefix(b->p, "version:"));
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < end && *q != '\n' && *q != '#') {
+			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+				if ((size_t)(end - p) >= strlen(keys[i]) &&
+				    !strncmp(p, keys[i], strlen(keys[i])))
+					return 1;
+			return 0;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
 }
 
 static int lint_dockerfile(const struct df_args *a, struct cd_buf *in, struct dfc_opts *o,

@@ -526,8 +526,12 @@ static int instruction(struct parser *ps, size_t s, size_t e, size_t *cap)
 	kw = k;
 	in->keyword = arena_strndup(ps->a, b.p, kw);
 	in->cmd = lookup(b.p, kw);
-	if (in->cmd == DF_UNKNOWN)
-		diag(ps, in->line, "unknown instruction");
+	if (in->cmd == DF_UNKNOWN) { /* BuildKit: "unknown instruction: RUNN" */
+		const char *m =
+			in->keyword ? arena_printf(ps->a, "unknown instruction: %.64s", in->keyword)
+				    : NULL;
+		diag(ps, in->line, m ? m : "unknown instruction");
+	}
 	k = skip_blank(b.p, kw, b.len);
 	if (take_flags(ps, in, b.p + k, b.len - k, &rest))
 		goto out;

@@ -19,7 +19,7 @@
 struct base_row {
 	char repo[256]; /* comma-separated names */
 	regex_t re;
-	int pinned, gpu;
+	int pinned, gpu, has_torch;
 	char cuda[16], flavor[32], torch[16], env[32];
 	char *source;
 };
@@ -60,6 +60,7 @@ static void load_base(void)
 		str_copy(r->env, sizeof(r->env), kb_tsv_get(t, "env"));
 		r->pinned = !strcmp(kb_tsv_get(t, "pinned"), "yes");
 		r->gpu = !strcmp(kb_tsv_get(t, "gpu"), "yes");
+		r->has_torch = !strcmp(kb_tsv_get(t, "has_torch"), "yes");
 		r->source = strdup(kb_tsv_get(t, "source"));
 		n_base++;
 	}
@@ -175,6 +176,7 @@ int images_lookup(const char *ref, struct img_info *out)
 		out->matched = 1;
 		out->pinned |= b->pinned;
 		out->gpu = b->gpu;
+		out->has_torch = b->has_torch;
 		out->source = b->source;
 		fill(out->cuda, sizeof(out->cuda), b->cuda, r.tag, m);
 		fill(out->flavor, sizeof(out->flavor), b->flavor, r.tag, m);

@@ -30,6 +30,7 @@ struct img_info {
 	char cuda[16];	    /* "12.4.1" or "12.1"; "" unknown */
 	char flavor[16];    /* "devel", "runtime", "base"; "" unknown */
 	char torch[32];	    /* torch in the image ("2.3.1"); "" none known */
+	int has_torch;	    /* the image comes with torch (its version may be unknown) */
 	char env_set[32];   /* the base_image_env.tsv set; "" none */
 	const char *source; /* the row's source */
 };

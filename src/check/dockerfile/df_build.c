@@ -43,20 +43,11 @@ static void cudatoolkit_no_headers(struct dfc *c, const struct dfc_stage *s)
 	finding_fix(x, c->a, "# or build on nvidia/cuda:<X.Y.Z>-devel-<os>");
 }
 
-/* Only an image whose ENV is known can be said to leave a variable unset
- * (NGC images set TORCH_CUDA_ARCH_LIST themselves, unknown images may). */
-static int env_known(const struct dfc_stage *s)
-{
-	return s->img_known && s->img.matched &&
-	       (!strcmp(s->img.env_set, "nvidia-cuda") || !strncmp(s->img.env_set, "pytorch-", 8) ||
-		!strcmp(s->img.flavor, "none"));
-}
-
 static void arch_list_unset(struct dfc *c, const struct dfc_stage *s)
 {
 	size_t i;
 
-	if (dfc_has_nvcc(s) != 1 || !env_known(s))
+	if (dfc_has_nvcc(s) != 1 || !dfc_env_known(s))
 		return; /* without nvcc the build fails first: dockerfile-devel-needed */
 	for (i = 0; i < s->n_builds; i++) {
 		const struct dfc_build *b = &s->builds[i];
@@ -236,27 +227,39 @@ static void shm_advice(struct dfc *c)
 	finding_fix(x, c->a, "# compose: ipc: host, or shm_size: 16gb");
 }
 
+/* BuildKit stops at the first instruction it rejects: one finding there,
+ * the later ones named in its evidence. */
 static void syntax(struct dfc *c)
 {
 	const struct df_file *f = c->m->file;
+	const struct df_instr *in = NULL;
+	struct cd_finding *x;
+	char more[160] = "";
 	size_t i, k;
 
-	for (i = 0; i < f->n_diags; i++) {
-		const struct df_instr *in = NULL;
-		struct cd_finding *x;
-		for (k = 0; k < f->n; k++)
-			if (f->items[k].line == f->diags[i].line)
-				in = &f->items[k];
-		x = dfc_at(c, in,
-			   findings_add(c->out, "dockerfile-syntax", CD_SEV_ERROR, "dockerfile",
-					"%s", f->diags[i].msg));
-		if (!in)
-			finding_at(x, c->o->path, f->diags[i].line, f->diags[i].line);
-		finding_detail(x, c->a, "BuildKit stops here; nothing after it is built.");
-		if (in)
-			dfc_evidence_instr(c, x, in);
-		dfc_evidence_rule(c, x, "dockerfile-syntax");
-	}
+	if (!f->n_diags)
+		return;
+	for (k = 0; k < f->n; k++)
+		if (f->items[k].line == f->diags[0].line)
+			in = &f->items[k];
+	x = dfc_at(c, in,
+		   findings_add(c->out, "dockerfile-syntax", CD_SEV_ERROR, "dockerfile", "%s",
+				f->diags[0].msg));
+	if (!x)
+		return;
+	if (!in)
+		finding_at(x, c->o->path, f->diags[0].line, f->diags[0].line);
+	finding_detail(x, c->a, "BuildKit stops here; nothing after it is built.");
+	if (in)
+		dfc_evidence_instr(c, x, in);
+	for (i = 1; i < f->n_diags && i <= 8; i++)
+		snprintf(more + strlen(more), sizeof(more) - strlen(more), "%s%u",
+			 i > 1 ? ", " : "", f->diags[i].line);
+	if (f->n_diags > 1)
+		finding_evidence(x, c->a, "%zu more line%s BuildKit would reject: %s%s",
+				 f->n_diags - 1, f->n_diags == 2 ? "" : "s", more,
+				 f->n_diags > 9 ? ", ..." : "");
+	dfc_evidence_rule(c, x, "dockerfile-syntax");
 }
 
 void dfc_rules_build(struct dfc *c)

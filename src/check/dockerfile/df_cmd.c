@@ -284,6 +284,7 @@ static void classify(const char *text, struct req *r)
 
 struct pipargs {
 	const char *index, *extra, *find;
+	int upgrade; /* -U, --upgrade, --force-reinstall, -I: an installed package is replaced */
 	size_t n_req;
 	const char *req[ARGS_MAX];
 	int editable[ARGS_MAX];
@@ -367,6 +368,10 @@ static void pip_args(const char *const *argv, size_t argc, struct pipargs *p)
 				p->req[p->n_req++] = v;
 			}
 		} else if (argv[i][0] == '-') {
+			if (!strcmp(argv[i], "-U") || !strcmp(argv[i], "--upgrade") ||
+			    !strcmp(argv[i], "--force-reinstall") || !strcmp(argv[i], "-I") ||
+			    !strcmp(argv[i], "--ignore-installed"))
+				p->upgrade = 1;
 			if (takes_value(argv[i]))
 				i++;
 		} else if (p->n_req < ARGS_MAX) {
@@ -437,7 +442,9 @@ static void pip_install(struct dfc_ctx *x, const char *const *argv, size_t argc,
 			r.source = 1;
 		if (r.source && !x->s->source)
 			x->s->source = x->in;
-		if (!strcmp(r.name, "torch"))
+		/* an unpinned torch where torch is installed: pip keeps that one */
+		if (!strcmp(r.name, "torch") &&
+		    (r.version[0] || p.upgrade || !dfc_has_torch(x->c, x->s)))
 			torch_pip(x, &r, &p);
 		if (!strcmp(r.name, "deepspeed") && !x->s->jit)
 			x->s->jit = x->in; /* ops not pre-built are compiled at run time */
@@ -487,6 +494,8 @@ static void conda_install(struct dfc_ctx *x, const char *const *argv, size_t arg
 		a += nl;
 		a += strspn(a, "=<>!");
 		str_ncopy(ver, sizeof(ver), a, strcspn(a, "=*, "));
+		if (strspn(ver, "0123456789.") != strlen(ver))
+			ver[0] = '\0'; /* $(echo ...) and the like: not known */
 		if (!strcmp(name, "pytorch") && x->s->n_torch < DFC_TORCH_MAX) {
 			torch = &x->s->torch[x->s->n_torch++];
 			memset(torch, 0, sizeof(*torch));

@@ -107,6 +107,14 @@ int dfc_has_nvcc(const struct dfc_stage *s);
 /* The CUDA X.Y a stage's toolkit has: the root image's, else the newest
  * install's with a version; NULL unknown. */
 const char *dfc_stage_cuda(const struct dfc_stage *s);
+/* Is the ENV of the stage's root image known (so that a variable it does not
+ * set is unset)? NGC images and images not in data/base_images.tsv: no. */
+int dfc_env_known(const struct dfc_stage *s);
+/* Is torch in the stage already: its image's, or installed by it or a parent. */
+int dfc_has_torch(const struct dfc *c, const struct dfc_stage *s);
+/* Does a command line (CMD, ENTRYPOINT, a Compose command) start training:
+ * torchrun, deepspeed, accelerate launch, torch.distributed, train*.py? */
+int dfc_trains(const char *cmdline);
 /* The ENV instruction of a stage or its parents that last set name, or NULL. */
 const struct df_instr *dfc_env_line(const struct dfc *c, size_t stage, const char *name);
 

@@ -31,6 +31,21 @@ static void place(struct dfc *c, struct cd_finding *x, const char *var)
 	dfc_evidence_rule(c, x, x->id);
 }
 
+/* An ENV built from a variable of a base image whose ENV is not known
+ * (${NVIDIA_DRIVER_CAPABILITIES:+...}graphics) has a value that cannot be told. */
+static int uncertain(const struct dfc *c, const char *var)
+{
+	const struct df_instr *in = dfc_env_line(c, c->m->target, var);
+	size_t k;
+
+	if (!in || dfc_env_known(&c->stages[c->m->target]))
+		return 0;
+	for (k = 0; k < in->n_kv; k++)
+		if (!strcmp(in->kv[k].key, var) && in->kv[k].value && strchr(in->kv[k].value, '$'))
+			return 1;
+	return 0;
+}
+
 void dfc_rules_nvidia(struct dfc *c)
 {
 	const struct dfc_stage *s;
@@ -48,7 +63,8 @@ void dfc_rules_nvidia(struct dfc *c)
 		h.source = c->o->host->source;
 		hp = &h;
 	}
-	place(c, image_check_capabilities(&e, c->out), "NVIDIA_DRIVER_CAPABILITIES");
+	if (!uncertain(c, "NVIDIA_DRIVER_CAPABILITIES"))
+		place(c, image_check_capabilities(&e, c->out), "NVIDIA_DRIVER_CAPABILITIES");
 	place(c, image_check_disable_require(&e, hp, c->out), "NVIDIA_DISABLE_REQUIRE");
 	if (hp)
 		place(c, image_check_require(&e, hp, c->out),

@@ -51,6 +51,24 @@ int dfc_has_nvcc(const struct dfc_stage *s)
 	return -1;
 }
 
+int dfc_env_known(const struct dfc_stage *s)
+{
+	return s->img_known && s->img.matched &&
+	       (!strcmp(s->img.env_set, "nvidia-cuda") || !strncmp(s->img.env_set, "pytorch-", 8) ||
+		!strcmp(s->img.flavor, "none"));
+}
+
+int dfc_has_torch(const struct dfc *c, const struct dfc_stage *s)
+{
+	for (;;) {
+		if (s->n_torch)
+			return 1;
+		if (s->st->parent < 0)
+			return s->img_known && s->img.has_torch;
+		s = &c->stages[s->st->parent];
+	}
+}
+
 const char *dfc_stage_cuda(const struct dfc_stage *s)
 {
 	size_t i;
@@ -212,9 +230,7 @@ static void on_copy(struct walk *w, const struct df_step *st)
 	}
 }
 
-/* CMD / ENTRYPOINT that start training (torchrun, deepspeed, accelerate
- * launch, torch.distributed, a train*.py script). */
-static int trains(const char *t)
+int dfc_trains(const char *t)
 {
 	static const char *const words[] = {"torchrun",
 					    "accelerate launch",
@@ -253,7 +269,7 @@ static int step(void *ctx, const struct df_step *st)
 	case DF_ADD: on_copy(w, st); break;
 	case DF_CMD:
 	case DF_ENTRYPOINT:
-		if (trains(in->json ? exec_text(w->c, in) : in->args))
+		if (dfc_trains(in->json ? exec_text(w->c, in) : in->args))
 			w->s->trains = in;
 		break;
 	default: break;

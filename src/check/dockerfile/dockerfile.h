@@ -43,10 +43,23 @@ struct dfc_stage_view {
 	int final;
 };
 
+/* What the report shows of each Compose service. */
+struct dfc_service_view {
+	const char *name;
+	unsigned line;
+	const char *image; /* as interpolated; NULL none */
+	const char *build; /* the build context; NULL none */
+	const char *gpus;  /* "deploy: count 1", "gpus: all", "runtime: nvidia", NULL none */
+	int gpu_image;	   /* data/base_images.tsv lists its image as a GPU image */
+};
+
 struct dfc_report {
 	const char *path;
+	int compose; /* a Compose file: services, no stages */
 	size_t n_stages;
 	struct dfc_stage_view *stages;
+	size_t n_services;
+	struct dfc_service_view *services;
 	size_t n_ignored; /* findings dropped by ignore comments */
 	const struct dfc_host *host;
 };
