@@ -5,6 +5,8 @@
 
 #include "check/check.h"
 #include "cli/cli.h"
+#include "core/file.h"
+#include "format/imgcfg.h"
 #include "probe/probe.h"
 #include "report/render.h"
 
@@ -20,21 +22,74 @@ static void print_peak_memory(void)
 	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
 }
 
+/* --image-config FILE: its Env becomes the probes' environment (the
+ * environment a container of the image starts with). */
+static int image_config(struct cd_opts *opts, const char *path, struct cd_arena *a)
+{
+	struct cd_root host;
+	struct cd_buf b;
+	struct imgcfg cfg;
+	struct cd_err err = {0};
+	int rc;
+
+	buf_init(&b, IMGCFG_INPUT_MAX);
+	rc = root_init(&host, NULL, &err);
+	if (!rc && (rc = file_read(&host, path, IMGCFG_INPUT_MAX, &b, &err)))
+		path = NULL; /* the message names the file */
+	if (!rc)
+		rc = imgcfg_parse((const uint8_t *)(b.p ? b.p : ""), b.len, a, &cfg, &err);
+	buf_free(&b);
+	if (rc)
+		return cli_usage_error("check", "--image-config %s%s%s", path ? path : "",
+				       path ? ": " : "", err.msg);
+	opts->envp = cfg.env;
+	opts->image_config = path;
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct cd_opts *opts, struct cd_arena *a)
+{
+	const char *config = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--deep"))
+			opts->deep = 1;
+		else if (!strcmp(argv[i], "--host-driver"))
+			opts->host_driver = 1;
+		else if (!strcmp(argv[i], "--image-config") && i + 1 < argc)
+			config = argv[++i];
+		else if (!strncmp(argv[i], "--image-config=", 15))
+			config = argv[i] + 15;
+		else if (!strcmp(argv[i], "--image-config"))
+			return cli_usage_error("check", "--image-config needs a FILE");
+		else
+			return cli_usage_error("check", "unexpected argument '%s'", argv[i]);
+	}
+	if (config && !opts->root)
+		return cli_usage_error("check", "--image-config goes with --root DIR (the image "
+						"unpacked there)");
+	return config ? image_config(opts, config, a) : 0;
+}
+
 int cmd_check(int argc, char **argv, struct cd_opts *opts)
 {
 	struct cd_facts f;
 	struct cd_findings fs;
 	struct cd_render r;
 	struct cd_err err = {0};
+	struct cd_arena cfg;
 	int rc;
 
-	if (argc > 1 && !strcmp(argv[1], "--deep"))
-		opts->deep = 1, argc--, argv++;
-	if (argc > 1)
-		return cli_usage_error("check", "unexpected argument '%s'", argv[1]);
+	arena_init(&cfg);
+	if ((rc = parse(argc, argv, opts, &cfg))) {
+		arena_free(&cfg);
+		return rc;
+	}
 	facts_init(&f, opts);
 	if (root_init(&f.root, opts->root, &err)) {
 		facts_free(&f);
+		arena_free(&cfg);
 		return cli_usage_error(NULL, "%s", err.msg);
 	}
 	probe_all(&f);
@@ -51,5 +106,6 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	if (fflush(stdout) != 0 && !rc)
 		rc = CD_EXIT_INTERNAL;
 	facts_free(&f);
+	arena_free(&cfg);
 	return rc;
 }

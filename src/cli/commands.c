@@ -15,12 +15,18 @@ static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
 
 static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
-	 "cuda-doctor check [--deep] [global options]\n"
+	 "cuda-doctor check [--deep] [--host-driver] [--image-config FILE] [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host, environment and the Python / PyTorch\n"
 	 "  stack (packages, the libraries torch will load, GPU code in its fatbins); report\n"
 	 "  findings.\n"
 	 "  --deep   read every fatbin container and check every CUDA extension's ABI\n"
-	 "           (default: a sample of 64 containers, the first 32 extensions)\n"},
+	 "           (default: a sample of 64 containers, the first 32 extensions)\n"
+	 "  --host-driver        with --root DIR: also query this host's live driver and judge\n"
+	 "                       the image under DIR against it: will it run here? (--root\n"
+	 "                       alone queries no driver)\n"
+	 "  --image-config FILE  with --root DIR: the image's configuration (docker inspect,\n"
+	 "                       OCI image config or runtime config.json); its Env is the\n"
+	 "                       environment probed, NVIDIA_REQUIRE_CUDA is judged\n"},
 	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
 	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
 	 "  Scan logs (stdin when no FILE, or '-') for known failures; rank the root cause\n"
