@@ -139,7 +139,7 @@ static int directive(struct parser *ps, size_t s, size_t e)
 }
 
 /* "# cuda-doctor [global] ignore=a,b": the ids, into the pending list or the
- * file's global list. */
+ * file's global list (hadolint's pragma grammar, src/Hadolint/Pragma.hs). */
 static int ignore_comment(struct parser *ps, size_t s, size_t e)
 {
 	const char *p = ps->c.p;
@@ -167,13 +167,16 @@ static int ignore_comment(struct parser *ps, size_t s, size_t e)
 		if (!*list)
 			return CD_ENOMEM;
 	}
+	/* hadolint's ruleList: ids separated by commas with blanks around them,
+	 * then an optional "# comment". */
 	for (k++; k < e && *count < DF_IGNORE_MAX;) {
 		k = skip_blank(p, k, e);
 		is = k;
-		while (k < e && p[k] != ',' && !is_blank(p[k]))
+		while (k < e && p[k] != ',' && p[k] != '#' && !is_blank(p[k]))
 			k++;
 		if (k > is)
 			(*list)[(*count)++] = arena_strndup(ps->a, p + is, k - is);
+		k = skip_blank(p, k, e);
 		if (k < e && p[k] == ',')
 			k++;
 		else
@@ -580,6 +583,10 @@ int dockerfile_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct df_f
 			continue;
 		}
 		if (ps.c.p[s] == '#') {
+			/* As hadolint: an ignore comment applies to the instruction on
+			 * the next line only; any other comment line ends it. */
+			ps.n_pending = 0;
+			ps.pending = NULL;
 			if ((rc = ignore_comment(&ps, s, e)))
 				return err_set(err, rc, "out of memory");
 			continue;

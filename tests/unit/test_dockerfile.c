@@ -181,16 +181,26 @@ static void ignores(void **state)
 				 "FROM pytorch/pytorch\n"
 				 "# cuda-doctor ignore=x\n"
 				 "\n"
+				 "RUN true\n"
+				 "# cuda-doctor ignore=y\n"
+				 "# another comment\n"
+				 "RUN true\n"
+				 "# cuda-doctor ignore = a , b# why\n"
 				 "RUN true\n";
 
 	(void)state;
 	assert_int_equal(parse(df), 0);
-	assert_int_equal(file.n, 3);
+	assert_int_equal(file.n, 5);
 	assert_true(dockerfile_ignored(&file, &file.items[0], "dockerfile-shm-advice"));
 	assert_false(dockerfile_ignored(&file, &file.items[0], "dockerfile-tag-unpinned"));
 	assert_true(dockerfile_ignored(&file, &file.items[1], "dockerfile-tag-unpinned"));
 	assert_true(dockerfile_ignored(&file, &file.items[1], "other-id"));
 	assert_false(dockerfile_ignored(&file, &file.items[2], "x")); /* a blank line between */
+	assert_false(dockerfile_ignored(&file, &file.items[3], "y")); /* a comment between */
+	assert_true(dockerfile_ignored(&file, &file.items[4], "a"));
+	assert_true(dockerfile_ignored(&file, &file.items[4], "b"));
+	assert_false(dockerfile_ignored(&file, &file.items[4], "b#"));
+	assert_false(dockerfile_ignored(&file, &file.items[4], "why"));
 }
 
 static void unknown_and_caps(void **state)
