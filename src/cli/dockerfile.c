@@ -189,6 +189,27 @@ static int host_driver(const struct df_args *a, struct cd_opts *opts, struct cd_
 	return h->driver ? 0 : CD_ENOENT;
 }
 
+/* Bytes no text file holds: NUL, and the C0 controls other than tab, line
+ * feed, vertical tab, form feed and carriage return (ESC among them, which
+ * would reach a terminal through the report). 0 for text; else 1 with the
+ * byte and its line. */
+static int binary_byte(const struct cd_buf *b, unsigned *byte, size_t *line)
+{
+	size_t i;
+
+	*line = 1;
+	for (i = 0; i < b->len; i++) {
+		unsigned char c = (unsigned char)b->p[i];
+		if (c == '\n')
+			++*line;
+		else if ((c < 0x20 && !(c >= '\t' && c <= '\r')) || c == 0x7f) {
+			*byte = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* A Compose file: a .yml / .yaml name (compose.yaml, docker-compose.gpu.yml,
  * hwaccel.ml.yml), or text whose first line that is neither blank nor a
  * comment opens a top-level Compose key. */
@@ -256,6 +277,8 @@ int cmd_dockerfile(int argc, char **argv, struct cd_opts *opts)
 	struct dfc_host host;
 	struct dfc_opts o;
 	struct cd_render r;
+	unsigned byte = 0;
+	size_t line = 0;
 	int rc;
 
 	if ((rc = parse(argc, argv, &a)))
@@ -270,7 +293,14 @@ int cmd_dockerfile(int argc, char **argv, struct cd_opts *opts)
 					 strcspn(strchr(a.build.platform, '/') + 1, "/"))
 			 : "amd64";
 	if (read_input(a.file, &in, &err)) {
-		rc = cli_usage_error("dockerfile", "%s: %s", a.file, err.msg);
+		rc = cli_usage_error("dockerfile", "%s", err.msg); /* it names the file */
+		goto out;
+	}
+	if (binary_byte(&in, &byte, &line)) {
+		rc = cli_usage_error("dockerfile",
+				     "%s: byte 0x%02x on line %zu: binary data, not a Dockerfile "
+				     "or a Compose file",
+				     a.file, byte, line);
 		goto out;
 	}
 	if (a.host_driver) {

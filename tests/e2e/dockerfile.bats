@@ -121,6 +121,39 @@ live() {
 	[[ "$output" == *"compose.yaml"* ]]
 }
 
+@test "bad input: a missing file, a directory, binary bytes, 100 MB: one clear message, exit 2, bounded" {
+	run "$CD" dockerfile "$TMP/nope"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "cuda-doctor dockerfile: $TMP/nope: No such file or directory" ]]
+	run "$CD" dockerfile "$TMP"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"$TMP: not a regular file" ]]
+	head -c 4096 "$CD" >"$TMP/elf"
+	run "$CD" dockerfile "$TMP/elf"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"elf: byte 0x7f on line 1: binary data, not a Dockerfile or a Compose file" ]]
+	printf 'FROM ubuntu:22.04\nRUN echo \033[2J\n' >"$TMP/Dockerfile" # ESC would reach the terminal
+	run "$CD" dockerfile "$TMP/Dockerfile"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"byte 0x1b on line 2: binary data"* ]]
+	printf 'services:\n  a:\x00\n' >"$TMP/compose.yaml"
+	run "$CD" dockerfile "$TMP/compose.yaml"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"byte 0x00 on line 2"* ]]
+	printf 'FROM ubuntu:22.04\r\n\tRUN true\f\n' >"$TMP/Dockerfile" # CR, tab, form feed are text
+	run "$CD" dockerfile "$TMP/Dockerfile"
+	[ "$status" -eq 0 ]
+	truncate -s 100M "$TMP/big"
+	run timeout 5 "$CD" dockerfile "$TMP/big"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"big: larger than 4194304 bytes" ]]
+	run timeout 5 bash -c "head -c 100000000 /dev/zero | tr '\\0' F | '$CD' dockerfile -"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"standard input is over 4194304 bytes"* ]]
+	run timeout 5 "$CD" dockerfile /dev/zero
+	[ "$status" -eq 2 ]
+}
+
 @test "standard input, and Compose files told by name, by --compose and by their first key" {
 	run -0 bash -c "'$CD' --format json dockerfile - <'$CASES/devel-needed.Dockerfile' | jq -r '.findings[0].id'"
 	[ "$output" = dockerfile-devel-needed ]
