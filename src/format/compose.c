@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "format/dfignore.h"
 #include "format/yamltree.h"
 
 #define INTERP_DEPTH 16
@@ -317,35 +318,20 @@ static size_t blanks(const char *p, size_t i, size_t e)
 	return i;
 }
 
-/* One comment line: an ignore comment's ids into *ig (line 0 when global). */
+/* One comment line (format/dfignore): an ignore comment's ids into *ig;
+ * 1 for one, 0 for another comment, CD_ENOMEM. */
 static int ignore_line(const char *p, size_t s, size_t e, struct cmp_ignore *ig, int *global,
 		       struct cd_arena *a)
 {
-	size_t k = blanks(p, s + 1, e), is;
+	struct dfignore d;
+	size_t i;
+	int rc = dfignore_parse(p + s, e - s, a, &d);
 
-	if (e - k < 11 || strncmp(p + k, "cuda-doctor", 11))
-		return 0;
-	k = blanks(p, k + 11, e);
-	*global = e - k >= 6 && !strncmp(p + k, "global", 6);
-	if (*global)
-		k = blanks(p, k + 6, e);
-	if (e - k < 6 || strncmp(p + k, "ignore", 6))
-		return 0;
-	k = blanks(p, k + 6, e);
-	if (k >= e || p[k] != '=')
-		return 0;
-	for (k++; k < e && ig->n < CMP_IGNORE_IDS;) {
-		k = blanks(p, k, e);
-		is = k;
-		while (k < e && p[k] != ',' && p[k] != ' ' && p[k] != '\t')
-			k++;
-		if (k > is && !(ig->ids[ig->n++] = arena_strndup(a, p + is, k - is)))
-			return CD_ENOMEM;
-		if (k < e && p[k] == ',')
-			k++;
-		else
-			break;
-	}
+	if (rc <= 0)
+		return rc;
+	*global = d.global;
+	for (i = 0; i < d.n && ig->n < CMP_IGNORE_IDS; i++)
+		ig->ids[ig->n++] = d.ids[i];
 	return 1;
 }
 
@@ -367,6 +353,9 @@ static int ignores(const uint8_t *bytes, size_t n, struct cd_arena *a, struct cm
 		}
 		if (p[k] == '#') {
 			struct cmp_ignore ig;
+			/* As hadolint: an ignore comment covers the next line only;
+			 * another comment line ends it. */
+			pending = 0;
 			memset(&ig, 0, sizeof(ig));
 			if ((rc = ignore_line(p, k, e > k && p[e - 1] == '\r' ? e - 1 : e, &ig,
 					      &global, a)) < 0)
@@ -392,15 +381,14 @@ static int ignores(const uint8_t *bytes, size_t n, struct cd_arena *a, struct cm
 int compose_ignored(const struct cmp_file *f, const struct cmp_service *s, unsigned line,
 		    const char *id)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < f->n_ignores; i++) {
 		const struct cmp_ignore *g = &f->ignores[i];
 		if (g->line && g->line != line && !(s && g->line == s->line))
 			continue;
-		for (k = 0; k < g->n; k++)
-			if (!strcmp(g->ids[k], id))
-				return 1;
+		if (dfignore_has(g->ids, g->n, id))
+			return 1;
 	}
 	return 0;
 }

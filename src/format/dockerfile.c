@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/str.h"
+#include "format/dfignore.h"
 #include "format/dfword.h"
 #include "format/jscan.h"
 
@@ -138,50 +139,23 @@ static int directive(struct parser *ps, size_t s, size_t e)
 	return ne - ns == 5 && !strncasecmp(p + ns, "check", 5);
 }
 
-/* "# cuda-doctor [global] ignore=a,b": the ids, into the pending list or the
- * file's global list (hadolint's pragma grammar, src/Hadolint/Pragma.hs). */
+/* An ignore comment (format/dfignore): its ids into the pending list or the
+ * file's global list. */
 static int ignore_comment(struct parser *ps, size_t s, size_t e)
 {
-	const char *p = ps->c.p;
+	struct dfignore ig;
 	const char ***list;
-	size_t *count, k, is;
-	int global = 0;
+	size_t *count, i;
+	int rc = dfignore_parse(ps->c.p + s, e - s, ps->a, &ig);
 
-	k = skip_blank(p, s + 1, e);
-	if (e - k < 11 || strncmp(p + k, "cuda-doctor", 11))
-		return 0;
-	k = skip_blank(p, k + 11, e);
-	if (e - k >= 6 && !strncmp(p + k, "global", 6)) {
-		global = 1;
-		k = skip_blank(p, k + 6, e);
-	}
-	if (e - k < 6 || strncmp(p + k, "ignore", 6))
-		return 0;
-	k = skip_blank(p, k + 6, e);
-	if (k >= e || p[k] != '=')
-		return 0;
-	list = global ? &ps->f->global_ignore : &ps->pending;
-	count = global ? &ps->f->n_global_ignore : &ps->n_pending;
-	if (!*list) {
-		*list = arena_calloc(ps->a, DF_IGNORE_MAX, sizeof(**list));
-		if (!*list)
-			return CD_ENOMEM;
-	}
-	/* hadolint's ruleList: ids separated by commas with blanks around them,
-	 * then an optional "# comment". */
-	for (k++; k < e && *count < DF_IGNORE_MAX;) {
-		k = skip_blank(p, k, e);
-		is = k;
-		while (k < e && p[k] != ',' && p[k] != '#' && !is_blank(p[k]))
-			k++;
-		if (k > is)
-			(*list)[(*count)++] = arena_strndup(ps->a, p + is, k - is);
-		k = skip_blank(p, k, e);
-		if (k < e && p[k] == ',')
-			k++;
-		else
-			break;
-	}
+	if (rc <= 0)
+		return rc;
+	list = ig.global ? &ps->f->global_ignore : &ps->pending;
+	count = ig.global ? &ps->f->n_global_ignore : &ps->n_pending;
+	if (!*list && !(*list = arena_calloc(ps->a, DF_IGNORE_MAX, sizeof(**list))))
+		return CD_ENOMEM;
+	for (i = 0; i < ig.n && *count < DF_IGNORE_MAX; i++)
+		(*list)[(*count)++] = ig.ids[i];
 	return 0;
 }
 
@@ -587,7 +561,7 @@ int dockerfile_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct df_f
 			 * the next line only; any other comment line ends it. */
 			ps.n_pending = 0;
 			ps.pending = NULL;
-			if ((rc = ignore_comment(&ps, s, e)))
+			if ((rc = ignore_comment(&ps, s, e)) < 0)
 				return err_set(err, rc, "out of memory");
 			continue;
 		}
@@ -613,18 +587,8 @@ const char *dockerfile_flag(const struct df_instr *in, const char *name, int *pr
 	return NULL;
 }
 
-static int listed(const char *const *ids, size_t n, const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] && (!strcmp(ids[i], id) || !strcmp(ids[i], "all")))
-			return 1;
-	return 0;
-}
-
 int dockerfile_ignored(const struct df_file *f, const struct df_instr *in, const char *id)
 {
-	return listed(f->global_ignore, f->n_global_ignore, id) ||
-	       (in && listed(in->ignore, in->n_ignore, id));
+	return dfignore_has(f->global_ignore, f->n_global_ignore, id) ||
+	       (in && dfignore_has(in->ignore, in->n_ignore, id));
 }

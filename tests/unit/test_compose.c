@@ -258,13 +258,45 @@ static void not_compose(void **state)
 	arena_free(&a);
 }
 
+/* Ignore comments: the next line's service or key only, as in Dockerfiles. */
+static void ignores(void **state)
+{
+	static const char y[] = "# cuda-doctor global ignore=compose-shm-small\n"
+				"services:\n"
+				"  # cuda-doctor ignore=compose-gpu-unreserved , other # why\n"
+				"  a:\n"
+				"    image: x\n"
+				"  # cuda-doctor ignore=compose-gpu-unreserved\n"
+				"  # a comment between ends it\n"
+				"  b:\n"
+				"    image: x\n"
+				"  # cuda-doctor ignore=all\n"
+				"  c:\n"
+				"    image: x\n";
+	struct cd_arena a;
+	struct cd_err err = {0};
+	struct cmp_file f;
+
+	(void)state;
+	arena_init(&a);
+	assert_int_equal(compose_parse((const uint8_t *)y, strlen(y), &a, &f, &err), 0);
+	assert_int_equal(f.n, 3);
+	assert_true(compose_ignored(&f, &f.services[1], 9, "compose-shm-small"));
+	assert_true(compose_ignored(&f, &f.services[0], 5, "compose-gpu-unreserved"));
+	assert_true(compose_ignored(&f, &f.services[0], 5, "other"));
+	assert_false(compose_ignored(&f, &f.services[0], 5, "why"));
+	assert_false(compose_ignored(&f, &f.services[1], 9, "compose-gpu-unreserved"));
+	assert_true(compose_ignored(&f, &f.services[2], 12, "compose-gpu-request-invalid"));
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tree_basics),	 cmocka_unit_test(anchors_and_merges),
 		cmocka_unit_test(tree_errors),	 cmocka_unit_test(billion_laughs),
 		cmocka_unit_test(interpolation), cmocka_unit_test(services),
-		cmocka_unit_test(not_compose),
+		cmocka_unit_test(not_compose),	 cmocka_unit_test(ignores),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
