@@ -98,9 +98,14 @@ static const struct cd_command commands[] = {
 	 "  --build-arg N=V      as docker build --build-arg (default: the ARG defaults)\n"
 	 "  --target STAGE       the stage built (default: the last)\n"
 	 "  --platform OS/ARCH   the build platform (default linux/amd64: TARGETARCH=amd64)\n"
-	 "  # cuda-doctor ignore=ID[,ID] above an instruction drops those findings there;\n"
-	 "  # cuda-doctor global ignore=ID anywhere drops them in the whole file.\n"
-	 "  exit: 1 when a finding is an error, 0 otherwise, 2 when FILE cannot be read.\n"},
+	 "  --compose            read FILE as a Compose file whatever its name\n"
+	 "  # cuda-doctor ignore=ID[,ID] on the line above an instruction (or a service)\n"
+	 "  drops those findings there; # cuda-doctor global ignore=ID anywhere drops them\n"
+	 "  in the whole file (hadolint's pragma syntax; 'all' for every id).\n"
+	 "  --format json|markdown|sarif (global): schema cuda-doctor.dockerfile/1, or a\n"
+	 "  SARIF 2.1.0 log for code scanning. Rules, sources, JSON keys: docs/dockerfile.md.\n"
+	 "  exit: 1 when a finding is an error, 0 otherwise, 2 on a usage error or when FILE\n"
+	 "  cannot be read, is binary or is over 4 MiB.\n"},
 	{"fix", cmd_planned, "remediation plan (planned)", NULL},
 	{NULL, NULL, NULL, NULL},
 };
