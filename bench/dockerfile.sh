@@ -29,7 +29,7 @@ if [ $# -eq 0 ]; then
 fi
 HADOLINT=${HADOLINT:-$(command -v hadolint || true)}
 
-echo "bench/dockerfile.sh on $(uname -n), $(date -u +%Y-%m-%dT%H:%MZ), $RUNS runs each"
+echo "bench/dockerfile.sh on $(uname -n) ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)), $(date -u +%Y-%m-%dT%H:%MZ), $RUNS runs each"
 echo "hadolint: ${HADOLINT:-absent (not installed: no side-by-side figure)}"
 printf '%-46s %7s %12s %12s %8s %12s\n' file bytes "text ms" "json ms" "rss MB" hadolint
 worst=0 worst_file='' n=0 sum=0
