@@ -58,26 +58,28 @@ static int dotted(const char *v)
 	return dots >= 1 && v[i - 1] != '.';
 }
 
-static int build_arg(struct df_args *a, const char *v)
+/* NAME=VALUE: the name is copied into the command's arena. */
+static int build_arg(struct df_args *a, const char *v, struct cd_arena *ar)
 {
 	const char *eq = v ? strchr(v, '=') : NULL;
-	static char names[DF_BUILD_ARGS_MAX][128];
+	const char *name;
 
-	if (!eq || eq == v || (size_t)(eq - v) >= sizeof(names[0]))
+	if (!eq || eq == v)
 		return cli_usage_error("dockerfile", "--build-arg: expected NAME=VALUE");
 	if (a->build.n_args == DF_BUILD_ARGS_MAX)
 		return cli_usage_error("dockerfile", "more than %d --build-arg", DF_BUILD_ARGS_MAX);
-	str_ncopy(names[a->build.n_args], sizeof(names[0]), v, (size_t)(eq - v));
-	a->build.args[a->build.n_args].name = names[a->build.n_args];
+	if (!(name = arena_strndup(ar, v, (size_t)(eq - v))))
+		return CD_EXIT_INTERNAL;
+	a->build.args[a->build.n_args].name = name;
 	a->build.args[a->build.n_args].value = eq + 1;
 	a->build.n_args++;
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct df_args *a)
+static int parse(int argc, char **argv, struct df_args *a, struct cd_arena *ar)
 {
 	const char *v;
-	int i;
+	int i, rc;
 
 	memset(a, 0, sizeof(*a));
 	for (i = 1; i < argc; i++) {
@@ -95,8 +97,8 @@ static int parse(int argc, char **argv, struct df_args *a)
 					"(tesla, nvidia, geforce, quadro, nvidiartx, ...)");
 			a->brand = v;
 		} else if (opt_value(argc, argv, &i, "--build-arg", &v)) {
-			if (build_arg(a, v))
-				return CD_EXIT_USAGE;
+			if ((rc = build_arg(a, v, ar)))
+				return rc;
 		} else if (opt_value(argc, argv, &i, "--target", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("dockerfile", "--target needs a stage name");
@@ -281,10 +283,10 @@ int cmd_dockerfile(int argc, char **argv, struct cd_opts *opts)
 	size_t line = 0;
 	int rc;
 
-	if ((rc = parse(argc, argv, &a)))
-		return rc;
 	arena_init(&ar);
 	buf_init(&in, DF_INPUT_MAX);
+	if ((rc = parse(argc, argv, &a, &ar)))
+		goto out;
 	findings_init(&fs, &ar);
 	memset(&o, 0, sizeof(o));
 	o.path = a.file;

@@ -3,19 +3,16 @@
  * CUDA code by data/cuda_builds.tsv), conda / mamba installs (pytorch with
  * pytorch-cuda or cudatoolkit, CUDA toolkits), apt / dnf installs of NVIDIA's
  * cuda-* packages, CUDA runfiles, nvcc, setup.py builds, ldconfig and
- * library installs after it, and `export` for the rest of the RUN. */
+ * library installs after it, and `export` for the rest of the RUN. pip's
+ * own command line and requirement forms are read by df_pip.c. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "check/dockerfile/df_int.h"
 #include "core/str.h"
-#include "format/pep508.h"
 
-#define ARGS_MAX 128
-
-static const char *base(const char *w)
+const char *dfc_base(const char *w)
 {
 	const char *s = strrchr(w, '/');
 
@@ -35,7 +32,7 @@ static size_t unwrap(const struct sh_cmd *cmd, struct dfenv *env, struct cd_aren
 			dfenv_set(env, n, eq + 1);
 	}
 	while (i < cmd->argc) {
-		const char *b = base(cmd->argv[i]);
+		const char *b = dfc_base(cmd->argv[i]);
 		if (!strcmp(b, "sudo") || !strcmp(b, "exec") || !strcmp(b, "nohup") ||
 		    !strcmp(b, "time") || !strcmp(b, "command")) {
 			for (i++; i < cmd->argc && cmd->argv[i][0] == '-'; i++)
@@ -81,18 +78,8 @@ static int env_is(const struct dfenv *env, const char *name, const char *value)
 	return dfenv_get(env, name) && !strcasecmp(dfenv_get(env, name), value);
 }
 
-struct req {
-	const char *text;
-	char name[PEP508_NAME_MAX]; /* PEP 503 normalised; "" unknown (a local path) */
-	int source;		    /* a path, a VCS URL or an sdist: setup.py runs */
-	int wheel;		    /* a .whl file or URL */
-	char version[32];	    /* exact pin */
-	char local[DFC_VARIANT_MAX];
-	int pinned;
-};
-
 /* One condition of data/cuda_builds.tsv (alternatives split by '|'). */
-static int condition(const char *cond, const struct req *r, const struct dfenv *env,
+static int condition(const char *cond, const struct dfc_req *r, const struct dfenv *env,
 		     const char *const *argv, size_t argc)
 {
 	char one[128], name[64];
@@ -181,206 +168,7 @@ static void joined(const char *const *argv, size_t argc, char *out, size_t cap)
 		k += (size_t)snprintf(out + k, cap - k, "%s%s", i ? " " : "", argv[i]);
 }
 
-void dfc_url_variant(const char *url, char *out, size_t cap)
-{
-	const char *p = strstr(url, "download.pytorch.org/whl/");
-	size_t k;
-
-	out[0] = '\0';
-	if (!p)
-		return;
-	p += strlen("download.pytorch.org/whl/");
-	if (!strncmp(p, "nightly/", 8) || !strncmp(p, "test/", 5))
-		p = strchr(p, '/') + 1;
-	k = strcspn(p, "/");
-	if ((k >= 4 && !strncmp(p, "cu", 2) && strspn(p + 2, "0123456789") == k - 2) ||
-	    (k == 3 && !strncmp(p, "cpu", 3)) || !strncmp(p, "rocm", 4) || !strncmp(p, "xpu", 3))
-		str_ncopy(out, cap, p, k);
-}
-
-/* "%2B" in a wheel URL is "+". */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++, d++) {
-		if (s[0] == '%' && s[1] == '2' && (s[2] == 'B' || s[2] == 'b')) {
-			*d = '+';
-			s += 2;
-		} else {
-			*d = *s;
-		}
-	}
-	*d = '\0';
-}
-
-static void version_parts(const char *v, struct req *r)
-{
-	const char *plus = strchr(v, '+');
-
-	str_ncopy(r->version, sizeof(r->version), v, plus ? (size_t)(plus - v) : strlen(v));
-	if (plus)
-		str_copy(r->local, sizeof(r->local), plus + 1);
-}
-
-/* A requirement as pip reads it: a name with specifiers, name @ URL, a wheel
- * or sdist URL, a VCS URL, or a local path. */
-static void classify(const char *text, struct req *r)
-{
-	struct pep508_req *pr;
-	struct cd_err e = {0};
-	char file[256];
-	const char *b;
-
-	memset(r, 0, sizeof(*r));
-	r->text = text;
-	if (strstr(text, "://") || !strncmp(text, "git+", 4) || text[0] == '.' || text[0] == '/') {
-		const char *egg = strstr(text, "#egg=");
-		str_copy(file, sizeof(file), egg ? egg + 5 : base(text));
-		file[strcspn(file, "@#?&")] = '\0';
-		unescape(file);
-		r->wheel = str_has_suffix(file, ".whl");
-		r->source = !r->wheel;
-		if (str_has_suffix(file, ".git"))
-			file[strlen(file) - 4] = '\0';
-		if (r->wheel || str_has_suffix(file, ".tar.gz") || str_has_suffix(file, ".zip")) {
-			char *dash = strchr(file, '-');
-			if (dash) {
-				char *d2 = strchr(dash + 1, '-');
-				*dash = '\0';
-				if (r->wheel && d2) {
-					*d2 = '\0';
-					version_parts(dash + 1, r);
-					r->pinned = 1;
-				}
-			}
-		}
-		if (!strcmp(file, ".") || !file[0])
-			return;
-		pep508_normalize(file, strlen(file), r->name, sizeof(r->name));
-		return;
-	}
-	pr = calloc(1, sizeof(*pr));
-	if (pr && pep508_parse(text, strlen(text), pr, &e) == 0) {
-		str_copy(r->name, sizeof(r->name), pr->key);
-		r->source = pr->has_url && !strstr(text, ".whl");
-		r->wheel = pr->has_url && strstr(text, ".whl");
-		if (pr->spec.n == 1 && (pr->spec.specs[0].op == PEP440_OP_EQ ||
-					pr->spec.specs[0].op == PEP440_OP_ARBITRARY)) {
-			version_parts(pr->spec.specs[0].text, r);
-			r->pinned = !pr->spec.specs[0].wildcard;
-			if (!r->pinned) /* ==2.6.0.*: the release is known, not the build */
-				r->version[strcspn(r->version, "*")] = '\0';
-			while (r->version[0] && r->version[strlen(r->version) - 1] == '.')
-				r->version[strlen(r->version) - 1] = '\0';
-		}
-	} else {
-		/* torch==${TORCH} left unexpanded: the name is still known */
-		b = text + strcspn(text, "=<>!~[;@ (");
-		pep508_normalize(text, (size_t)(b - text), r->name, sizeof(r->name));
-	}
-	free(pr);
-}
-
-struct pipargs {
-	const char *index, *extra, *find;
-	int upgrade; /* -U, --upgrade, --force-reinstall, -I: an installed package is replaced */
-	size_t n_req;
-	const char *req[ARGS_MAX];
-	int editable[ARGS_MAX];
-};
-
-static const char *opt_value(const char *const *argv, size_t argc, size_t *i, const char *lng,
-			     const char *shrt)
-{
-	size_t n = strlen(lng);
-
-	if (!strncmp(argv[*i], lng, n) && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (!strcmp(argv[*i], lng) || (shrt && !strcmp(argv[*i], shrt)))
-		return *i + 1 < argc ? argv[++*i] : NULL;
-	if (shrt && !strncmp(argv[*i], shrt, 2) && argv[*i][2] && shrt[1] != '-')
-		return argv[*i] + 2; /* -ihttps://... */
-	return NULL;
-}
-
-/* Options of pip install that take a value (their value is not a requirement). */
-static int takes_value(const char *a)
-{
-	static const char *const v[] = {"-r",
-					"--requirement",
-					"-c",
-					"--constraint",
-					"-t",
-					"--target",
-					"--prefix",
-					"--root",
-					"--src",
-					"--upgrade-strategy",
-					"--progress-bar",
-					"--platform",
-					"--python-version",
-					"--implementation",
-					"--abi",
-					"-C",
-					"--config-settings",
-					"--global-option",
-					"--install-option",
-					"--no-binary",
-					"--only-binary",
-					"--cache-dir",
-					"--log",
-					"--trusted-host",
-					"--timeout",
-					"--retries",
-					"--proxy",
-					"--cert",
-					"--client-cert",
-					"--exists-action",
-					"--report",
-					"--root-user-action",
-					"--python",
-					"-p"};
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (!strcmp(a, v[i]))
-			return 1;
-	return 0;
-}
-
-static void pip_args(const char *const *argv, size_t argc, struct pipargs *p)
-{
-	size_t i;
-	const char *v;
-
-	memset(p, 0, sizeof(*p));
-	for (i = 0; i < argc; i++) {
-		if ((v = opt_value(argv, argc, &i, "--index-url", "-i")))
-			p->index = v;
-		else if ((v = opt_value(argv, argc, &i, "--extra-index-url", NULL)))
-			p->extra = p->extra ? p->extra : v;
-		else if ((v = opt_value(argv, argc, &i, "--find-links", "-f")))
-			p->find = v;
-		else if ((v = opt_value(argv, argc, &i, "--editable", "-e"))) {
-			if (p->n_req < ARGS_MAX) {
-				p->editable[p->n_req] = 1;
-				p->req[p->n_req++] = v;
-			}
-		} else if (argv[i][0] == '-') {
-			if (!strcmp(argv[i], "-U") || !strcmp(argv[i], "--upgrade") ||
-			    !strcmp(argv[i], "--force-reinstall") || !strcmp(argv[i], "-I") ||
-			    !strcmp(argv[i], "--ignore-installed"))
-				p->upgrade = 1;
-			if (takes_value(argv[i]))
-				i++;
-		} else if (p->n_req < ARGS_MAX) {
-			p->req[p->n_req++] = argv[i];
-		}
-	}
-}
-
-static void torch_pip(struct dfc_ctx *x, const struct req *r, const struct pipargs *p)
+static void torch_pip(struct dfc_ctx *x, const struct dfc_req *r, const struct dfc_pipargs *p)
 {
 	struct dfc_torch *t;
 
@@ -408,7 +196,7 @@ static void torch_pip(struct dfc_ctx *x, const struct req *r, const struct pipar
 }
 
 /* The CUDA toolkit wheels: nvidia-cuda-nvcc-cu12 and CUDA 13's cuda-toolkit[nvcc]. */
-static void toolkit_wheel(struct dfc_ctx *x, const struct req *r)
+static void toolkit_wheel(struct dfc_ctx *x, const struct dfc_req *r)
 {
 	const char *cu = strstr(r->name, "-cu");
 	char cuda[8] = "";
@@ -427,17 +215,17 @@ static void toolkit_wheel(struct dfc_ctx *x, const struct req *r)
 static void pip_install(struct dfc_ctx *x, const char *const *argv, size_t argc,
 			const struct dfenv *env)
 {
-	struct pipargs p;
+	struct dfc_pipargs p;
 	size_t i, k, nrows;
 	const struct cudabuild_row *rows = cudabuild_rows(&nrows);
 	char line[192];
 
-	pip_args(argv, argc, &p);
+	dfc_pip_args(argv, argc, &p);
 	joined(argv, argc, line, sizeof(line));
 	for (i = 0; i < p.n_req; i++) {
-		struct req r;
+		struct dfc_req r;
 		int matched = 0;
-		classify(p.req[i], &r);
+		dfc_req_classify(p.req[i], &r);
 		if (p.editable[i] && !r.wheel)
 			r.source = 1;
 		if (r.source && !x->s->source)
@@ -575,7 +363,7 @@ static void apt_install(struct dfc_ctx *x, const char *const *argv, size_t argc)
 
 static int is_pip(const char *const *argv, size_t argc, size_t *sub)
 {
-	const char *b = base(argv[0]);
+	const char *b = dfc_base(argv[0]);
 
 	if (!strncmp(b, "pip", 3) && (!b[3] || strspn(b + 3, "0123456789.") == strlen(b + 3))) {
 		*sub = 1;
@@ -598,7 +386,7 @@ static int setup_build(const char *const *argv, size_t argc)
 {
 	size_t i;
 
-	if (strncmp(base(argv[0]), "python", 6))
+	if (strncmp(dfc_base(argv[0]), "python", 6))
 		return 0;
 	for (i = 1; i < argc; i++)
 		if (str_has_suffix(argv[i], "setup.py"))
@@ -608,7 +396,7 @@ static int setup_build(const char *const *argv, size_t argc)
 
 static void library_install(struct dfc_ctx *x, const char *const *argv, size_t argc)
 {
-	const char *b = base(argv[0]);
+	const char *b = dfc_base(argv[0]);
 	size_t i;
 
 	if (!x->s->ldconfig || x->s->libs_after)
@@ -640,7 +428,7 @@ static void runfile(struct dfc_ctx *x, const char *const *argv, size_t argc)
 	char cuda[16];
 
 	for (i = 0; i < argc && i < 2; i++) {
-		const char *b = base(argv[i]);
+		const char *b = dfc_base(argv[i]);
 		if (!str_has_prefix(b, "cuda_") || !str_has_suffix(b, ".run"))
 			continue;
 		snprintf(cuda, sizeof(cuda), "%.*s", (int)strcspn(b + 5, "_"), b + 5);
@@ -721,7 +509,7 @@ int dfc_command(struct dfc_ctx *x, const struct sh_cmd *cmd)
 			w[j] = shell_vars(x->c->a, cmd->argv[i + j], env);
 		argv = w;
 	}
-	b = base(argv[0]);
+	b = dfc_base(argv[0]);
 	if (!strcmp(b, "export")) {
 		for (k = 1; k < argc; k++) {
 			const char *eq = strchr(argv[k], '=');

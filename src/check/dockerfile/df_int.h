@@ -1,11 +1,13 @@
 /* df_int: what the Dockerfile checks learn of each stage (df_scan.c reads
  * the instructions and the commands of every RUN; df_cmd.c recognises pip,
- * conda, apt and build commands), shared by the rule files. Private to
+ * conda, apt and build commands, df_pip.c reads pip's arguments), shared by
+ * the rule files. Private to
  * check/dockerfile/. Everything is in the findings' arena. */
 #ifndef CD_DF_INT_H
 #define CD_DF_INT_H
 
 #include "check/dockerfile/dockerfile.h"
+#include "format/pep508.h"
 #include "format/shcmd.h"
 #include "kb/cudabuild.h"
 
@@ -128,6 +130,31 @@ struct dfc_ctx {
 int dfc_command(struct dfc_ctx *x, const struct sh_cmd *cmd);
 /* The torch wheel index variant a URL names ("cu121", "cpu", "rocm6.1"), or "". */
 void dfc_url_variant(const char *url, char *out, size_t cap);
+
+/* df_pip.c: a requirement of pip install, as pip reads it. */
+#define DFC_PIP_REQS_MAX 128
+struct dfc_req {
+	const char *text;
+	char name[PEP508_NAME_MAX]; /* PEP 503 normalised; "" unknown (a local path) */
+	int source;		    /* a path, a VCS URL or an sdist: setup.py runs */
+	int wheel;		    /* a .whl file or URL */
+	char version[32];	    /* exact pin */
+	char local[DFC_VARIANT_MAX];
+	int pinned;
+};
+void dfc_req_classify(const char *text, struct dfc_req *r);
+
+/* df_pip.c: pip install's arguments: indexes, requirements (-e marked). */
+struct dfc_pipargs {
+	const char *index, *extra, *find;
+	int upgrade; /* -U, --upgrade, --force-reinstall, -I: an installed package is replaced */
+	size_t n_req;
+	const char *req[DFC_PIP_REQS_MAX];
+	int editable[DFC_PIP_REQS_MAX];
+};
+void dfc_pip_args(const char *const *argv, size_t argc, struct dfc_pipargs *p);
+/* df_cmd.c: the last component of a path or command word. */
+const char *dfc_base(const char *w);
 
 /* Rules. */
 void dfc_rules_image(struct dfc *c);  /* df_image.c */
