@@ -64,7 +64,11 @@ static void bundled(const struct cd_facts *f, struct cd_findings *out)
 			      "host with another driver."
 			    : "");
 	for (i = 0; i < im->n_libcuda; i++)
-		finding_evidence(x, out->arena, "in the image: %s", im->libcuda[i].path);
+		finding_evidence(x, out->arena, "in the image: %s%s", im->libcuda[i].path,
+				 strstr(im->libcuda[i].path, "/stubs/")
+					 ? " (the toolkit's stub: loaded, cuInit fails with "
+					   "CUDA_ERROR_STUB_LIBRARY, 34)"
+					 : "");
 	finding_evidence(x, out->arena, "this host's driver: %s",
 			 host ? host : "(its version is unknown)");
 	finding_fix(x, out->arena,

@@ -108,6 +108,27 @@ image_ids() { j '[.findings[] | select(.id | test("^(image|nvidia)-")) | .id] | 
 	[ "$(j '[.findings[] | select(.id == "image-libcuda-bundled") | .severity] | join(" ")')" = warning ]
 }
 
+@test "libcuda.so linked to the toolkit's stub is a build's link name, not a driver in the image" {
+	mkdir -p "$IMG/usr/local/cuda-12.8/lib64/stubs"
+	: >"$IMG/usr/local/cuda-12.8/lib64/stubs/libcuda.so"
+	ln -s /usr/local/cuda/lib64/stubs/libcuda.so "$IMG/usr/lib/x86_64-linux-gnu/libcuda.so"
+	host h200 check --host-driver
+	[ "$(j '.image.libcuda | length')" -eq 0 ]
+	[ "$(image_ids)" = "" ]
+	# libcuda.so.1 linked to the stub is loaded at run time: it counts (no version in its name)
+	ln -s /usr/local/cuda/lib64/stubs/libcuda.so "$IMG/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+	host h200 check --host-driver
+	[ "$(j '.image.libcuda | map(.path) | join(" ")')" = /usr/local/cuda-12.8/lib64/stubs/libcuda.so ]
+	[ "$(j '.image.libcuda[0].version')" = null ]
+	[[ "$(j '.findings[] | select(.id == "image-libcuda-bundled") | .evidence[0]')" == *"CUDA_ERROR_STUB_LIBRARY, 34"* ]]
+	[ "$(j '[.findings[] | select(.id == "image-libcuda-bundled") | .severity] | join(" ")')" = error ]
+	# a plain file named libcuda.so (no version in its name) is counted, its version unknown
+	rm "$IMG/usr/lib/x86_64-linux-gnu/libcuda.so" "$IMG/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+	: >"$IMG/usr/lib/x86_64-linux-gnu/libcuda.so"
+	host h200 check --host-driver
+	[ "$(j '.image.libcuda | map("\(.path) \(.version)") | join(" ")')" = "/usr/lib/x86_64-linux-gnu/libcuda.so null" ]
+}
+
 @test "cuda-compat forced on the loader's path: 803 on a newer host driver, fine on an older one" {
 	config LD_LIBRARY_PATH=/usr/local/cuda/compat:/usr/local/nvidia/lib64
 	host h200 check --host-driver --image-config "$TMP/inspect.json"
