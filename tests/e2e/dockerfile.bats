@@ -78,6 +78,11 @@ live() {
 		grep -q "^## $id\$" "$TOP/docs/findings.md" || { echo "undocumented: $id"; false; }
 		grep -qx "$id" <<<"$ids" || { echo "never raised: $id"; false; }
 	done
+	# every row cites where its behaviour is documented: a URL, and a description of it
+	run awk -F'\t' '!/^#/ && $1 != "id" && (NF != 5 || $5 !~ /https:\/\// || length($4) < 40) { print FILENAME ": " $1 }' \
+		"$TOP/data/dockerfile_rules.tsv" "$TOP/data/compose_rules.tsv"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ] || { echo "rows without a source: $output"; false; }
 }
 
 @test "exit status: 1 with an error, 0 with warnings or nothing, 2 for usage and unreadable files" {
