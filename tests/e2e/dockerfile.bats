@@ -188,6 +188,12 @@ live() {
 		and .services[2].gpus == "deploy: count 1" and .services[13].gpus == "gpus: device_ids 0,3"
 		and .services[14].gpus == "deploy: count 4" and .services[16].gpus == "runtime: nvidia"
 		and .ignored == 1' <<<"$output"
+	# fixes name a real base image of the CUDA wanted (data/cuda_images.tsv's newest release)
+	run "$CD" --format json dockerfile "$REAL/deepspeed__Dockerfile"
+	jq -e '.findings[0].fix == ["FROM nvidia/cuda:11.7.1-devel-ubuntu22.04   # a base image of torch'"'"'s CUDA"]' <<<"$output"
+	run "$CD" --format json dockerfile "$CASES/builds.Dockerfile"
+	jq -e '[.findings[] | select(.id == "dockerfile-cuda-twice") | .fix[0]] ==
+		["FROM nvidia/cuda:11.8.0-devel-ubuntu22.04   # a base image of the CUDA you install, instead of a second one"]' <<<"$output"
 }
 
 @test "SARIF 2.1.0: rules from the tables, results with regions, levels by severity" {

@@ -167,7 +167,7 @@ static void xy(const char *v, char *out, size_t cap)
 
 static void cuda_twice(struct dfc *c, const struct dfc_stage *s)
 {
-	char base[16] = "", v[16];
+	char base[16] = "", v[16], tag[96];
 	size_t i;
 
 	if (s->cuda[0])
@@ -199,10 +199,17 @@ static void cuda_twice(struct dfc *c, const struct dfc_stage *s)
 		finding_evidence(x, c->a, "the image: %s (CUDA %s)",
 				 s->st->root ? s->st->root : "?", other);
 		dfc_evidence_rule(c, x, "dockerfile-cuda-twice");
-		finding_fix(x, c->a,
-			    "FROM nvidia/cuda:%s.x-devel-<os>   # a base image of the CUDA you "
-			    "install, instead of a second one",
-			    v);
+		if (dfc_cuda_image(v, "devel", tag, sizeof(tag)))
+			finding_fix(x, c->a,
+				    "FROM %s   # a base image of the CUDA you install, instead of "
+				    "a second one",
+				    tag);
+		else
+			finding_fix(
+				x, c->a,
+				"# a base image of CUDA %s (nvidia/cuda:%s.x-devel-<os>) instead "
+				"of a second toolkit",
+				v, v);
 		return;
 	}
 }

@@ -16,6 +16,16 @@ static const char *full_release(const char *cuda)
 	return images_require_cuda(cuda, "amd64", &req, &row, NULL) ? NULL : row;
 }
 
+const char *dfc_cuda_image(const char *cuda, const char *flavor, char *buf, size_t cap)
+{
+	const char *rel = cuda && strchr(cuda, '.') ? full_release(cuda) : NULL;
+
+	if (!rel)
+		return NULL;
+	snprintf(buf, cap, "nvidia/cuda:%s-%s-ubuntu22.04", rel, flavor);
+	return buf;
+}
+
 static void tag_unpinned(struct dfc *c, const struct dfc_stage *s)
 {
 	const struct df_instr *in = &c->m->file->items[s->st->from];

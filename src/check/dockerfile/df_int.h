@@ -157,6 +157,9 @@ void dfc_pip_args(const char *const *argv, size_t argc, struct dfc_pipargs *p);
 const char *dfc_base(const char *w);
 
 /* Rules. */
+/* df_image.c: "nvidia/cuda:X.Y.Z-FLAVOR-ubuntu22.04" for the newest release of
+ * CUDA X.Y that data/cuda_images.tsv lists, in buf; NULL when none is. */
+const char *dfc_cuda_image(const char *cuda, const char *flavor, char *buf, size_t cap);
 void dfc_rules_image(struct dfc *c);  /* df_image.c */
 void dfc_rules_torch(struct dfc *c);  /* df_torch.c */
 void dfc_rules_build(struct dfc *c);  /* df_build.c */

@@ -288,7 +288,7 @@ static void mismatch(struct dfc *c, const struct dfc_stage *s, const struct dfc_
 		     const struct resolved *r)
 {
 	const char *img_cuda = dfc_stage_cuda(s);
-	char ic[16];
+	char ic[16], tag[96];
 	int builds = s->n_builds > 0 || s->children_build, majors;
 	struct cd_finding *x;
 	struct torchwheel w;
@@ -337,10 +337,15 @@ static void mismatch(struct dfc *c, const struct dfc_stage *s, const struct dfc_
 			"pip install 'torch==%s' --index-url https://download.pytorch.org/whl/%s   "
 			"# CUDA %s, the image's major",
 			t->version, w.variant, w.cuda);
+	else if (!r->major_only &&
+		 dfc_cuda_image(r->cuda, dfc_has_nvcc(s) == 1 ? "devel" : "runtime", tag,
+				sizeof(tag)))
+		finding_fix(x, c->a, "FROM %s   # a base image of torch's CUDA", tag);
 	else
 		finding_fix(x, c->a,
-			    "FROM nvidia/cuda:%s.x-...   # or a base image of torch's CUDA",
-			    r->major_only ? "<major>" : r->cuda);
+			    "# a base image of torch's CUDA %s (nvidia/cuda:X.Y.Z-flavor-os), or a "
+			    "torch built for CUDA %s",
+			    r->major_only ? "major" : r->cuda, ic);
 }
 
 void dfc_rules_torch(struct dfc *c)
