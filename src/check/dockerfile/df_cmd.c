@@ -371,7 +371,7 @@ static int is_pip(const char *const *argv, size_t argc, size_t *sub)
 	}
 	if (!strncmp(b, "python", 6) && argc >= 3 && !strcmp(argv[1], "-m") &&
 	    (!strcmp(argv[2], "pip") || !strcmp(argv[2], "uv"))) {
-		*sub = 3 + (!strcmp(argv[2], "uv") && argc > 3 && !strcmp(argv[3], "pip"));
+		*sub = !strcmp(argv[2], "uv") && argc > 3 && !strcmp(argv[3], "pip") ? 4 : 3;
 		return 1;
 	}
 	if (!strcmp(b, "uv") && argc >= 2 && !strcmp(argv[1], "pip")) {
