@@ -4,6 +4,7 @@
 #   make test       install missing dependencies, then unit (ASan+UBSan), end-to-end,
 #                   lint, clang build and short fuzz runs
 #   make unit e2e lint fuzz bench format clean
+#   make wheel      build $(BUILD)/dist/cuda_doctor_bin-VERSION-py3-none-manylinux_*.whl
 # Variables: CC (gcc or clang), BUILD (build dir), SAN=1 (ASan+UBSan), FUZZ=1
 # (libFuzzer instrumentation; CC=clang), WERROR=1 (default under CI), V=1.
 
@@ -24,12 +25,28 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wvla -Wpointer-arith -Wundef -Wwrite-strings -Wno-unused-parameter \
-	-Wimplicit-fallthrough
+	-Wimplicit-fallthrough -Wconversion -Wsign-conversion
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_GNU_SOURCE -DCD_VERSION='"$(VERSION)"'
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fno-strict-aliasing -fstack-protector-strong -MMD -MP
+
+# Guard rails of every build (docs/contributing.md): a full RELRO, bound at
+# load time, and glibc's checked string and memory functions wherever the
+# code is optimised (_FORTIFY_SOURCE needs -O1 or more). The sanitizer and
+# fuzzer builds leave fortification out: their runtimes do not intercept the
+# __*_chk functions, so it would hide from them the bugs they are there for.
+HARDEN_LD := -Wl,-z,relro,-z,now
+LDFLAGS += $(HARDEN_LD)
+ifeq ($(SAN)$(FUZZ),)
+ifneq ($(filter -O1 -O2 -O3 -Os -Og -Ofast,$(CFLAGS)),)
+CPPFLAGS += -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+endif
+else
+CPPFLAGS += -U_FORTIFY_SOURCE
+endif
 ifeq ($(WERROR),1)
 CFLAGS += -Werror
+TOOL_WERROR := -Werror
 endif
 ifeq ($(SAN),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -46,6 +63,8 @@ STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
 # libyaml's event parser, for Compose files (format/yamltree.c).
 STATIC_LIBS += -Wl,-Bstatic -lyaml -Wl,-Bdynamic
+# zlib's deflate for the .tar.gz of `bundle` (docs/bundle.md says why not stored blocks).
+STATIC_LIBS += -Wl,-Bstatic -lz -Wl,-Bdynamic
 LDLIBS += $(STATIC_LIBS) -ldl -lm
 
 SRCS := $(shell find src -name '*.c' | sort)
@@ -57,11 +76,11 @@ GEN_OBJ := $(BUILD)/gen/kb_data.o
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1
+FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnccl.so.2
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench accuracy format clean check-static \
-	test-san test-clang fakes
+.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
+	check-static test-san test-clang fakes wheel
 all: $(BUILD)/cuda-doctor
 
 $(BUILD)/%.o: %.c
@@ -71,7 +90,7 @@ $(BUILD)/%.o: %.c
 # The knowledge base: data/ files embedded as byte arrays.
 $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -O1 -std=c11 -Wall -o $@ $<
+	$(Q)$(CC) -O1 -std=c11 $(WARN) $(TOOL_WERROR) -o $@ $<
 
 # The folders too: a file removed from data/ must leave the binary as well.
 $(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES) $(sort $(dir $(DATA_FILES)))
@@ -86,11 +105,12 @@ $(LIB_OBJS): | $(GEN_DATA)
 # Log signatures: sigc validates data/signatures (samples must match, near
 # misses must not; a failure stops the build) and compiles one database.
 SIG_FILES := $(sort $(wildcard data/signatures/*.txt)) data/explain_fallback.tsv
-SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/sigdb.c src/core/arena.c \
-	src/core/buf.c src/core/err.c src/core/str.c
+SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/tmpl_match.c src/explain/sigdb.c \
+	src/core/arena.c src/core/buf.c src/core/err.c src/core/span.c src/core/str.c src/core/vec.c
 $(BUILD)/tools/sigc: $(SIGC_SRCS) $(wildcard src/explain/*.h src/core/*.h)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc -Wall -o $@ $(SIGC_SRCS) -lhs -lstdc++ -lm
+	$(Q)$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Isrc $(WARN) $(TOOL_WERROR) -o $@ $(SIGC_SRCS) \
+		-lhs -lstdc++ -lm
 $(BUILD)/gen/sigdb.c: $(BUILD)/tools/sigc $(SIG_FILES)
 	@mkdir -p $(dir $@)
 	$(Q)$(BUILD)/tools/sigc $@ $(SIG_FILES)
@@ -119,6 +139,10 @@ $(BUILD)/fakes/libcuda.so.1: tests/fakes/fake_cuda.c tests/fakes/fake_common.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libcuda.so.1 -o $@ $<
 
+$(BUILD)/fakes/libnccl.so.2: tests/fakes/fake_nccl.c tests/fakes/fake_common.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -fPIC -shared -Wall -Wl,-soname,libnccl.so.2 -o $@ $<
+
 fakes: $(FAKES)
 
 unit: $(UNIT_BINS)
@@ -143,7 +167,9 @@ format:
 fuzz-build:
 	$(MAKE) BUILD=$(BUILD)/fuzz CC=clang FUZZ=1 $(BUILD)/fuzz/libcd.a
 	@set -e; for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-		clang $(CPPFLAGS) -I$(BUILD)/fuzz/gen -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		clang $(filter-out -D_FORTIFY_SOURCE=2,$(CPPFLAGS)) -U_FORTIFY_SOURCE -I$(BUILD)/fuzz/gen \
+		-std=c11 -g -O1 $(WARN) -Wno-missing-prototypes $(TOOL_WERROR) \
+		-fsanitize=fuzzer,address,undefined $(HARDEN_LD) \
 		-o $(BUILD)/fuzz/$$n $$f $(BUILD)/fuzz/libcd.a $(LDLIBS); done
 
 fuzz: fuzz-build
@@ -180,6 +206,12 @@ test: deps
 	$(MAKE) fuzz
 	@echo "make test: all steps passed"
 
+# The wheel: the static binary and the thin Python module (python/), built
+# with Python's standard library alone (tools/wheel.py; docs/python.md).
+PY_SRCS := $(wildcard python/cuda_doctor/*.py)
+wheel: $(BUILD)/cuda-doctor $(PY_SRCS) tools/wheel.py docs/python.md
+	$(Q)python3 tools/wheel.py --binary $(BUILD)/cuda-doctor --version $(VERSION) --out $(BUILD)/dist
+
 $(BUILD)/bench/timeit: bench/timeit.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -o $@ $<
@@ -190,6 +222,14 @@ accuracy: all
 
 bench: all $(BUILD)/bench/timeit
 	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor
+
+# diff of 10,000 and 100,000 generated node reports beside jq -s (bench/diff.sh).
+$(BUILD)/bench/gen_reports: bench/gen_reports.c $(BUILD)/libcd.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) -O2 -std=c11 -Wall -o $@ $< $(BUILD)/libcd.a $(LDLIBS)
+
+bench-diff: all $(BUILD)/bench/gen_reports
+	GEN=$(abspath $(BUILD)/bench/gen_reports) bench/diff.sh $(BUILD)/cuda-doctor
 
 clean:
 	rm -rf $(BUILD)

@@ -3,8 +3,11 @@
 # Debian or Ubuntu, through apt-get as root or through sudo. Prints what it does.
 set -euo pipefail
 
-pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libyaml-dev libcmocka-dev
-      bats jq clang-format shellcheck pkg-config binutils time ripgrep)
+# prometheus ships promtool (tests/e2e/prom.bats); chromium renders diff --html
+# (tests/e2e/diff.bats); the tests skip with a message where they cannot be installed.
+pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libyaml-dev zlib1g-dev libcmocka-dev
+      bats jq clang-format shellcheck pkg-config binutils time ripgrep prometheus
+      chromium python3 python3-venv libcurl4)
 
 missing=()
 for p in "${pkgs[@]}"; do

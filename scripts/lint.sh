@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lint: banned C functions, clang-format conformance, shellcheck on scripts.
+# Lint: banned C functions, clang-format conformance, the layers and the style
+# rules (scripts/layers.sh, scripts/style.sh), shellcheck on scripts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -21,8 +22,12 @@ fi
 # Includes point only down the layers; private headers stay in their folder.
 scripts/layers.sh || status=1
 
+# The rules of docs/contributing.md a grep can hold (core helpers only, no
+# static buffers, CD_WUR on fallible functions, files under 600 lines, ...).
+scripts/style.sh || status=1
+
 if command -v shellcheck >/dev/null 2>&1; then
-	mapfile -t sh < <(ls scripts/*.sh bench/*.sh tests/e2e/*.sh .ci/run 2>/dev/null)
+	mapfile -t sh < <(ls scripts/*.sh bench/*.sh tests/e2e/*.sh ci/*.sh .ci/run 2>/dev/null)
 	shellcheck -S warning "${sh[@]}" || { echo "lint: shellcheck" >&2; status=1; }
 fi
 [ $status -eq 0 ] && echo "lint: clean"

@@ -64,13 +64,17 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 		o->format = CD_FMT_JSON;
 	else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
 		o->format = CD_FMT_MARKDOWN;
+	else if (!strcmp(v, "html"))
+		o->format = CD_FMT_HTML;
+	else if (!strcmp(v, "prometheus"))
+		o->format = CD_FMT_PROMETHEUS;
 	else if (!strcmp(v, "sarif"))
 		o->format = CD_FMT_SARIF;
 	else
 		return cli_usage_error(
 			NULL,
-			"--format '%s': expected text, json or markdown (sarif: check, "
-			"dockerfile)",
+			"--format '%s': expected text, json or markdown, or html (or "
+			"prometheus for check and probe, sarif for check and dockerfile)",
 			v);
 	return 0;
 }
@@ -165,6 +169,12 @@ int main(int argc, char **argv)
 	}
 	if (!cmd)
 		cmd = cli_find("check");
+	if (opts.format == CD_FMT_PROMETHEUS && strcmp(cmd->name, "check") &&
+	    strcmp(cmd->name, "probe")) {
+		rc = cli_usage_error(NULL,
+				     "--format prometheus: only check and probe write metrics");
+		goto out;
+	}
 	if (opts.format == CD_FMT_SARIF && strcmp(cmd->name, "check") &&
 	    strcmp(cmd->name, "dockerfile")) {
 		rc = cli_usage_error(NULL, "--format sarif is for check and dockerfile");

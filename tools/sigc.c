@@ -342,6 +342,8 @@ static int write_ere(const char *c_path, const struct sigdb *db)
 				case TMPL_WS: fputs("[ \t]+", f); break;
 				case TMPL_CLASS: fprintf(f, "%s+", cls[o->cls]); break;
 				case TMPL_ANY: fputs(".*", f); break;
+				case TMPL_BOL: fputc('^', f); break;
+				case TMPL_EOL: fputc('$', f); break;
 				default: fputs("[0-9.]+ ?[KMGTPE]?i?B", f); break;
 				}
 			}

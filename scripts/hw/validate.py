@@ -27,7 +27,7 @@ def sh(*cmd, env=None):
 
 def main():
     cd = sys.argv[1]
-    rep = json.loads(sh(cd, "check", "--json"))
+    rep = json.loads(sh(cd, "check", "--json", "--volatile"))  # free/used memory too
     drv, gpus, tk, host = rep["driver"], rep["gpus"] or [], rep["toolkit"], rep["host"]
 
     # driver: nvidia-smi, NVML, /proc

@@ -3,8 +3,7 @@
  *                           torch (error) or of a CUDA extension (warning)
  *                           can run on (kb/archcov.h), or only PTX the driver
  *                           is too old to JIT-compile; the fix names the
- *                           official torch wheel that covers it
- *                           (data/torch_cuda.tsv)
+ *                           torch wheel to install instead (check/install.h)
  *   extension-abi-mismatch  an extension imports torch symbols the installed
  *                           torch does not export: its import fails with
  *                           "undefined symbol"; raised here only, for jit's
@@ -15,14 +14,13 @@
 
 #include "check/arch.h"
 #include "check/check.h"
+#include "check/install.h"
 #include "check/stack_check.h"
 #include "core/str.h"
 #include "format/fatbin.h"
 #include "kb/archcov.h"
 #include "kb/compat.h"
 #include "probe/stack/libs.h"
-
-#define WHL "https://download.pytorch.org/whl"
 
 static void names(const struct cd_archset *s, char *out, size_t cap)
 {
@@ -66,32 +64,45 @@ static int uncovered(const struct cd_facts *f, const struct cd_archset *s, const
 	return 0;
 }
 
+/* The torch to install instead (check/install.h): a variant of this
+ * release whose kernels cover every GPU, or the newest release that has one. */
 static void torch_fix(const struct cd_facts *f, struct cd_finding *x, struct cd_arena *a,
 		      const struct cd_gpu *g)
 {
-	const struct cd_torch_facts *t = &f->stack->torch;
-	struct archcov_pick p;
-	int dc = f->driver.cuda_version_int == CD_UNK ? 0 : (int)f->driver.cuda_version_int;
-	char ver[32];
+	struct install_choice c;
+	const struct install_variant *v;
 
-	if (archcov_pick_torch(t->version, (int)g->cc_major, (int)g->cc_minor, dc, &p)) {
-		finding_fix(x, a,
-			    "# no official torch wheel lists %lld.%lld: build torch from source "
-			    "with TORCH_CUDA_ARCH_LIST=\"%lld.%lld\"",
-			    (long long)g->cc_major, (long long)g->cc_minor, (long long)g->cc_major,
+	if (install_choose(f, NULL, a, &c) || c.pick.chosen < 0) {
+		if (!c.alt_line) {
+			finding_fix(x, a,
+				    "# no official torch wheel lists %lld.%lld: build torch from "
+				    "source with TORCH_CUDA_ARCH_LIST=\"%lld.%lld\"",
+				    (long long)g->cc_major, (long long)g->cc_minor,
+				    (long long)g->cc_major, (long long)g->cc_minor);
+			return;
+		}
+		v = &c.alt.variants[c.alt.chosen];
+		finding_evidence(x, a,
+				 "no torch %s wheel has kernels for every GPU; torch %s %s "
+				 "holds %s",
+				 c.pick.release, c.alt.patch.torch, v->v.variant, v->archs);
+		finding_fix(x, a, "%s   # torch %s, the newest release with kernels for %lld.%lld",
+			    c.alt_line, c.alt.patch.torch, (long long)g->cc_major,
 			    (long long)g->cc_minor);
 		return;
 	}
-	snprintf(ver, sizeof(ver), "%.*s", (int)strcspn(t->version ? t->version : "", "+"),
-		 t->version ? t->version : "");
-	finding_evidence(x, a, "torch %s %s wheels are built for %s", p.torch, p.variant, p.archs);
-	if (p.same_release && ver[0])
-		finding_fix(x, a, "%s --force-reinstall 'torch==%s' --index-url %s/%s",
-			    stack_pip(f), ver, WHL, p.variant);
-	else
-		finding_fix(x, a, "%s --force-reinstall 'torch==%s.*' --index-url %s/%s",
-			    stack_pip(f), p.torch, WHL, p.variant);
-	finding_fix(x, a, "# reinstall torchvision / torchaudio from the same index");
+	v = &c.pick.variants[c.pick.chosen];
+	finding_evidence(x, a, "torch %s %s wheels hold %s (%s)", c.pick.release, v->v.variant,
+			 v->archs ? v->archs : "an arch list not known",
+			 v->arch_from ? v->arch_from : "");
+	if (c.status != INSTALL_NEEDS_DRIVER) {
+		finding_fix(x, a, "%s", c.line);
+		return;
+	}
+	finding_fix(x, a, "%s   # after the driver upgrade to >= %s", c.line, c.driver_needed);
+	if (c.alt_line)
+		finding_fix(x, a, "%s   # or, on this driver: torch %s, the newest release it runs",
+			    c.alt_line, c.alt.patch.torch);
 }
 
 static void torch_arch(const struct cd_facts *f, const struct cd_libs_facts *L,

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
 #include "facts/finding.h"
 
 /* What shows that `what` was built against another torch than the one
@@ -23,7 +24,7 @@ struct arch_abi {
 
 /* extension-abi-mismatch, error (the import or the op load fails), in the
  * report section given; the caller adds detail, evidence and fix. */
-struct cd_finding *arch_abi_finding(struct cd_findings *out, const char *section,
-				    const struct arch_abi *e);
+CD_WUR struct cd_finding *arch_abi_finding(struct cd_findings *out, const char *section,
+					   const struct arch_abi *e);
 
 #endif

@@ -245,15 +245,17 @@ static void buildable(const struct arch_list_input *in, const struct verdict *v,
 	struct cd_buf b;
 	char why[96];
 	size_t i;
+	int rc = 0;
 
 	buf_init(&b, ARCHLIST_MAX_INPUT);
-	for (i = 0; i < v->r->n_kept; i++) {
+	for (i = 0; !rc && i < v->r->n_kept; i++) {
 		const struct archlist_entry *e = &v->r->entries[i];
 		if (archcov_nvcc_builds(in->nvcc_major, in->nvcc_minor, cc10(e), why,
 					sizeof(why)) != 0)
-			buf_printf(&b, "%s%s", b.len ? ";" : "", e->text);
+			rc = buf_printf(&b, "%s%s", b.len ? ";" : "", e->text);
 	}
-	if (b.len)
+	/* A list cut short would be a wrong export: the GPUs' fix instead. */
+	if (b.len && !rc)
 		finding_fix(x, a, "export TORCH_CUDA_ARCH_LIST=\"%s\"", b.p);
 	else
 		fix_gpus(in, x, a);

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
 #include "facts/finding.h"
 
 struct arch_list_gpu {
@@ -37,11 +38,11 @@ const char *arch_list_blocker(const struct arch_list_input *in, struct cd_arena 
 /* A build said nvcc cannot build an architecture (line: what it printed): the
  * line is added to the finding arch_list_check raised, else it is raised from
  * the line alone. */
-struct cd_finding *arch_list_build_failed(const struct arch_list_input *in, const char *line,
-					  struct cd_findings *out);
+CD_WUR struct cd_finding *arch_list_build_failed(const struct arch_list_input *in, const char *line,
+						 struct cd_findings *out);
 /* A test kernel built with flags ("" or NULL: nvcc's default) had no code for
  * the GPU; detail is what the run said. */
-struct cd_finding *arch_list_no_kernel(const struct arch_list_input *in, const char *detail,
-				       const char *flags, struct cd_findings *out);
+CD_WUR struct cd_finding *arch_list_no_kernel(const struct arch_list_input *in, const char *detail,
+					      const char *flags, struct cd_findings *out);
 
 #endif

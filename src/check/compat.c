@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/install.h"
 #include "check/stack_check.h"
 #include "core/str.h"
-#include "kb/archcov.h"
 #include "kb/compat.h"
 #include "probe/stack/libs.h"
 
@@ -34,6 +34,34 @@ static const struct cd_toolkit *fitting(const struct cd_facts *f, int driver_cud
 	return best;
 }
 
+/* The torch wheel this driver runs (check/install.h): another variant of
+ * the installed release, else the newest release whose CUDA it runs. */
+static void torch_fix(const struct cd_facts *f, struct cd_findings *out, struct cd_finding *x)
+{
+	struct install_choice c;
+	const struct install_variant *v;
+
+	if (install_choose(f, NULL, out->arena, &c))
+		return;
+	if (c.status == INSTALL_CHOSEN) {
+		v = &c.pick.variants[c.pick.chosen];
+		/* the same build again, or one that also needs minor-version
+		 * compatibility where the installed one already runs: no change */
+		if (c.pick.chosen == c.pick.installed ||
+		    (x->severity != CD_SEV_ERROR && v->verdict != INSTALL_DIRECT))
+			return;
+		finding_fix(x, out->arena, "%s   # CUDA %s, which this driver %s", c.line,
+			    v->v.cuda,
+			    v->verdict == INSTALL_MINOR ? "runs through minor-version compatibility"
+							: "supports");
+	} else if (c.alt_line) {
+		v = &c.alt.variants[c.alt.chosen];
+		finding_fix(x, out->arena,
+			    "%s   # torch %s (CUDA %s): the newest release this driver runs",
+			    c.alt_line, c.alt.patch.torch, v->v.cuda);
+	}
+}
+
 /* The fixes: a newer driver, another runtime that fits this driver (a
  * toolkit on disk, or for torch the wheel variant of its release built for
  * the driver's CUDA), or the forward-compatibility package. */
@@ -41,7 +69,6 @@ static void fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_f
 		  const struct compat_result *r, int rt, int dc, int for_torch)
 {
 	const struct cd_toolkit *o = for_torch ? NULL : fitting(f, dc);
-	struct archcov_pick p;
 	int in_container = f->container.kind && strcmp(f->container.kind, "none");
 	char branch[16] = "";
 
@@ -58,13 +85,8 @@ static void fixes(const struct cd_facts *f, struct cd_findings *out, struct cd_f
 		finding_fix(x, out->arena,
 			    "export CUDA_HOME=%s   # CUDA %s, which this driver supports", o->root,
 			    o->version);
-	if (for_torch && archcov_pick_for_driver(f->stack->torch.version, dc, &p) == 0)
-		finding_fix(x, out->arena,
-			    "%s --force-reinstall 'torch==%.*s' --index-url "
-			    "https://download.pytorch.org/whl/%s   # CUDA %s, which this driver "
-			    "supports",
-			    stack_pip(f), (int)strcspn(f->stack->torch.version, "+"),
-			    f->stack->torch.version, p.variant, p.cuda);
+	if (for_torch)
+		torch_fix(f, out, x);
 	finding_fix(x, out->arena,
 		    "sudo apt-get install cuda-compat-%d-%d && export "
 		    "LD_LIBRARY_PATH=/usr/local/cuda-%d.%d/compat:$LD_LIBRARY_PATH   # data-center "
@@ -102,6 +124,22 @@ static int torch_runtime(const struct cd_facts *f, const char **cudart)
 	return rt;
 }
 
+/* The verdict on code that needs CUDA rt on this driver, with both versions
+ * as text (COMPAT_TEXT bytes each); 0 when there is nothing to say (it runs,
+ * or one of them is unknown). */
+#define COMPAT_TEXT 16
+static int judge(const struct cd_facts *f, int rt, struct compat_result *r, char *dcs, char *rts)
+{
+	int dc = (int)f->driver.cuda_version_int;
+
+	if (rt <= 0 || compat_check(rt, dc, f->driver.version, r) == COMPAT_OK ||
+	    r->verdict == COMPAT_UNKNOWN)
+		return 0;
+	ver_cuda_str(dc, dcs, COMPAT_TEXT);
+	ver_cuda_str(rt, rts, COMPAT_TEXT);
+	return 1;
+}
+
 /* driver-too-old for the CUDA torch was built with and the runtime it loads. */
 static void torch_compat(const struct cd_facts *f, struct cd_findings *out)
 {
@@ -110,17 +148,14 @@ static void torch_compat(const struct cd_facts *f, struct cd_findings *out)
 	struct compat_result r;
 	struct cd_finding *x;
 	const char *cudart;
-	char dcs[16], rts[16];
+	char dcs[COMPAT_TEXT], rts[COMPAT_TEXT];
 	int dc = (int)f->driver.cuda_version_int, rt;
 
 	if (!t || !t->installed || !t->cuda)
 		return;
 	rt = torch_runtime(f, &cudart);
-	if (rt <= 0 || compat_check(rt, dc, f->driver.version, &r) == COMPAT_OK ||
-	    r.verdict == COMPAT_UNKNOWN)
+	if (!judge(f, rt, &r, dcs, rts))
 		return;
-	ver_cuda_str(dc, dcs, sizeof(dcs));
-	ver_cuda_str(rt, rts, sizeof(rts));
 	if (r.verdict == COMPAT_TOO_OLD) {
 		x = findings_add(out, "driver-too-old", CD_SEV_ERROR, "python",
 				 "The driver supports CUDA %s; torch %s needs CUDA %s", dcs,
@@ -164,7 +199,7 @@ static void toolkit_compat(const struct cd_facts *f, struct cd_findings *out)
 	const struct cd_toolkit *sel;
 	struct compat_result r;
 	struct cd_finding *x;
-	char dcs[16], rts[16];
+	char dcs[COMPAT_TEXT], rts[COMPAT_TEXT];
 	int dc, rt, nv;
 
 	if (tf->selected == CD_UNK)
@@ -175,11 +210,8 @@ static void toolkit_compat(const struct cd_facts *f, struct cd_findings *out)
 	nv = sel->nvcc_version ? ver_cuda_int(sel->nvcc_version) : -1;
 	if (nv > rt)
 		rt = nv; /* what nvcc emits is what must run */
-	if (rt <= 0 || compat_check(rt, dc, f->driver.version, &r) == COMPAT_OK ||
-	    r.verdict == COMPAT_UNKNOWN)
+	if (!judge(f, rt, &r, dcs, rts))
 		return;
-	ver_cuda_str(dc, dcs, sizeof(dcs));
-	ver_cuda_str(rt, rts, sizeof(rts));
 	if (r.verdict == COMPAT_TOO_OLD) {
 		x = findings_add(
 			out, "driver-too-old", CD_SEV_ERROR, "toolkit",

@@ -264,7 +264,8 @@ static void check_timeout(const struct cd_facts *f, struct cd_findings *out)
 	if (!l)
 		return;
 	x = findings_add(out, "driver-timeout", CD_SEV_ERROR, SEC,
-			 "The NVIDIA driver did not answer within %.1f s", d->timeout_ms / 1000.0);
+			 "The NVIDIA driver did not answer within %.1f s",
+			 (double)d->timeout_ms / 1000.0);
 	finding_detail(
 		x, out->arena,
 		"%s hung in %s. A driver that hangs usually means a GPU in a bad state (see "

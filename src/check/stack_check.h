@@ -4,6 +4,7 @@
 #define CD_STACK_CHECK_H
 
 #include "check/check.h"
+#include "core/err.h"
 #include "format/pep440.h"
 #include "probe/stack/stack.h"
 
@@ -12,7 +13,7 @@
 const char *stack_python(const struct cd_facts *f);
 const char *stack_pip(const struct cd_facts *f);
 /* The installed version of p, parsed; CD_ENOENT / CD_EFORMAT when unusable. */
-int stack_version(const struct cd_package *p, struct pep440_version *v);
+CD_WUR int stack_version(const struct cd_package *p, struct pep440_version *v);
 /* torch, torchvision, transformers, ..., nvidia-*: the packages whose
  * requirements cuda-doctor evaluates. */
 int stack_is_ml(const char *name);

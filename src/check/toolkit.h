@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
 
@@ -34,21 +35,21 @@ const char *toolkit_build_expected(const struct cd_facts *f);
  * Severity: error when a build is expected; else info, or warning when
  * CUDA_HOME names nothing. With the title, the detail and the evidence of
  * the situation. */
-struct cd_finding *toolkit_missing(const struct toolkit_sel *s, const char *section,
-				   struct cd_findings *out);
+CD_WUR struct cd_finding *toolkit_missing(const struct toolkit_sel *s, const char *section,
+					  struct cd_findings *out);
 /* toolkit-headers-missing for the n files of names (headers, or lib<x>.so)
  * that a build does not find where it looks in the toolkit at root: error
  * when a build is expected (expected non-NULL), else warning. NULL when n is 0. */
-struct cd_finding *toolkit_files_missing(const char *root, const char *const *names, size_t n,
-					 const char *expected, const char *section,
-					 struct cd_findings *out);
+CD_WUR struct cd_finding *toolkit_files_missing(const char *root, const char *const *names,
+						size_t n, const char *expected, const char *section,
+						struct cd_findings *out);
 
 /* The same two findings raised from a failed test build's line alone (jit
  * --compile): nvcc not found, a header or library the build did not find. */
-struct cd_finding *toolkit_missing_from_build(const char *line, const char *section,
-					      struct cd_findings *out);
-struct cd_finding *toolkit_files_from_build(const char *line, const char *section,
-					    struct cd_findings *out);
+CD_WUR struct cd_finding *toolkit_missing_from_build(const char *line, const char *section,
+						     struct cd_findings *out);
+CD_WUR struct cd_finding *toolkit_files_from_build(const char *line, const char *section,
+						   struct cd_findings *out);
 /* The toolkit-missing / toolkit-headers-missing finding already in out, or NULL. */
 struct cd_finding *toolkit_missing_raised(const struct cd_findings *out);
 struct cd_finding *toolkit_files_raised(const struct cd_findings *out);

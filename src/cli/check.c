@@ -1,11 +1,14 @@
 /* check: `cuda-doctor check` - probe everything, run every check, render. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "check/check.h"
+#include "check/fix/plan.h"
 #include "cli/cli.h"
 #include "core/file.h"
+#include "core/outfile.h"
 #include "format/imgcfg.h"
 #include "probe/probe.h"
 #include "report/render.h"
@@ -30,24 +33,28 @@ static int image_config(struct cd_opts *opts, const char *path, struct cd_arena 
 	struct cd_buf b;
 	struct imgcfg cfg;
 	struct cd_err err = {0};
+	const char *named = path;
 	int rc;
 
 	buf_init(&b, IMGCFG_INPUT_MAX);
 	rc = root_init(&host, NULL, &err);
 	if (!rc && (rc = file_read(&host, path, IMGCFG_INPUT_MAX, &b, &err)))
-		path = NULL; /* the message names the file */
+		named = NULL; /* the message names the file */
 	if (!rc)
 		rc = imgcfg_parse((const uint8_t *)(b.p ? b.p : ""), b.len, a, &cfg, &err);
 	buf_free(&b);
 	if (rc)
-		return cli_usage_error("check", "--image-config %s%s%s", path ? path : "",
-				       path ? ": " : "", err.msg);
+		return cli_usage_error("check", "--image-config %s%s%s", named ? named : "",
+				       named ? ": " : "", err.msg);
 	opts->envp = cfg.env;
 	opts->image_config = path;
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct cd_opts *opts, struct cd_arena *a)
+/* check's own options: --deep, --volatile, -o FILE, --host-driver,
+ * --image-config FILE (whose environment is read into a). */
+static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **out,
+		      struct cd_arena *a)
 {
 	const char *config = NULL;
 	int i;
@@ -55,6 +62,14 @@ static int parse(int argc, char **argv, struct cd_opts *opts, struct cd_arena *a
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--deep"))
 			opts->deep = 1;
+		else if (!strcmp(argv[i], "--volatile"))
+			opts->keep_volatile = 1;
+		else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (i + 1 >= argc || !*argv[i + 1])
+				return cli_usage_error("check", "%s needs a file name", argv[i]);
+			*out = argv[++i];
+		} else if (!strncmp(argv[i], "--output=", 9) && argv[i][9])
+			*out = argv[i] + 9;
 		else if (!strcmp(argv[i], "--host-driver"))
 			opts->host_driver = 1;
 		else if (!strcmp(argv[i], "--image-config") && i + 1 < argc)
@@ -77,35 +92,52 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	struct cd_facts f;
 	struct cd_findings fs;
 	struct cd_render r;
+	struct cd_outfile out;
+	struct cd_plan *plan;
 	struct cd_err err = {0};
 	struct cd_arena cfg;
+	const char *path = NULL;
 	int rc;
 
-	arena_init(&cfg);
-	if ((rc = parse(argc, argv, opts, &cfg))) {
+	arena_init(&cfg); /* the --image-config environment, used to the end */
+	if ((rc = parse_args(argc, argv, opts, &path, &cfg))) {
 		arena_free(&cfg);
 		return rc;
 	}
-	facts_init(&f, opts);
-	if (root_init(&f.root, opts->root, &err)) {
-		facts_free(&f);
+	if (outfile_open(&out, path, &err)) {
+		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
 		arena_free(&cfg);
-		return cli_usage_error(NULL, "%s", err.msg);
+		return CD_EXIT_USAGE;
+	}
+	plan = calloc(1, sizeof(*plan));
+	facts_init(&f, opts);
+	if (!plan || root_init(&f.root, opts->root, &err)) {
+		facts_free(&f);
+		outfile_abort(&out);
+		free(plan);
+		arena_free(&cfg);
+		return plan ? cli_usage_error(NULL, "%s", err.msg) : CD_EXIT_INTERNAL;
 	}
 	probe_all(&f);
 	findings_init(&fs, &f.arena);
 	check_all(&f, &fs);
+	plan_of_findings(&f, &fs, &f.arena, plan);
 	render_init(&r, opts, "check");
+	r.out = out.fp;
+	r.plan = plan;
 	rc = render_report(&r, &f, &fs);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
 		print_peak_memory();
-	if (rc)
+	if (rc) {
+		outfile_abort(&out);
 		rc = CD_EXIT_INTERNAL;
-	else
+	} else if (outfile_commit(&out, &err)) {
+		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
+		rc = CD_EXIT_INTERNAL;
+	} else
 		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
-	if (fflush(stdout) != 0 && !rc)
-		rc = CD_EXIT_INTERNAL;
 	facts_free(&f);
+	free(plan);
 	arena_free(&cfg);
 	return rc;
 }

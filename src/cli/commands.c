@@ -5,22 +5,19 @@
 
 #include "cli/cli.h"
 
-static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
-{
-	(void)argc;
-	(void)opts;
-	fprintf(stderr, "cuda-doctor %s: not available in this version yet\n", argv[0]);
-	return CD_EXIT_USAGE;
-}
-
 static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
-	 "cuda-doctor check [--deep] [--host-driver] [--image-config FILE] [global options]\n"
+	 "cuda-doctor check [--deep] [--volatile] [-o FILE] [--host-driver] [--image-config FILE]\n"
+	 "                  [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host, environment and the Python / PyTorch\n"
 	 "  stack (packages, the libraries torch will load, GPU code in its fatbins); report\n"
 	 "  findings.\n"
-	 "  --deep   read every fatbin container and check every CUDA extension's ABI\n"
-	 "           (default: a sample of 64 containers, the first 32 extensions)\n"
+	 "  --deep               read every fatbin container and check every CUDA extension's\n"
+	 "                       ABI (default: a sample of 64 containers, the first 32\n"
+	 "                       extensions)\n"
+	 "  --volatile           keep free and used GPU memory in the JSON (null otherwise, so\n"
+	 "                       identical nodes print identical reports)\n"
+	 "  -o FILE              write the report to FILE.tmp, then rename it over FILE\n"
 	 "  --host-driver        with --root DIR: also query this host's live driver and judge\n"
 	 "                       the image under DIR against it: will it run here? (--root\n"
 	 "                       alone queries no driver)\n"
@@ -79,10 +76,67 @@ static const struct cd_command commands[] = {
 	 "                       nvcc, host compiler and flags torch uses (not with --root)\n"
 	 "  --gpu-cc LIST        compute capabilities to assume (9.0,8.0 or none)\n"
 	 "  --build-timeout S    bound on nvcc and on the link (default 300)\n"},
-	{"probe", cmd_planned, "live GPU health test (planned)", NULL},
-	{"gate", cmd_planned, "exit 1 when the environment violates a policy (planned)", NULL},
-	{"diff", cmd_planned, "compare reports of many nodes (planned)", NULL},
-	{"bundle", cmd_planned, "support bundle with secrets redacted (planned)", NULL},
+	{"probe", cmd_probe, "live GPU health test: one child per GPU, hung is not failed",
+	 "cuda-doctor probe [--devices LIST] [--quick|--full] [--nccl] [--nagios] [-o FILE]\n"
+	 "  Run the real CUDA path on every visible GPU and MIG instance, each in its own\n"
+	 "  child under per-step deadlines and the whole --timeout (default 10 s): cuInit, a\n"
+	 "  context, memory written and read back, the embedded PTX JIT-compiled, kernels\n"
+	 "  launched and verified, pinned copy bandwidth. Each step ends passed, failed (the\n"
+	 "  CUresult by name), hung, skipped or crashed. Xid lines of the kernel log and\n"
+	 "  NVML's recovery state are explained. check never does any of this.\n"
+	 "  --quick          the steps above (default)\n"
+	 "  --full           also half the free memory pattern-tested, an integer loop on\n"
+	 "                   every SM, and the peer matrix with verified peer copies\n"
+	 "  --devices LIST   only these: visible ordinals (0,2) or GPU-/MIG- UUID prefixes\n"
+	 "  --nccl           an all-reduce through the libnccl.so.2 import torch would load\n"
+	 "  --nccl-lib PATH  that library instead (implies --nccl)\n"
+	 "  --nagios         one status line; exit 0/1/2/3 = OK/WARNING/CRITICAL/UNKNOWN\n"
+	 "  --print-ptx      print the PTX the probe runs, and exit\n"
+	 "  -o FILE          write the report to FILE.tmp, then rename it over FILE\n"
+	 "                   (--format prometheus: node_exporter's textfile collector)\n"
+	 "  exit: 0 all passed, 1 a step failed, hung or crashed, 2 usage, 3 internal.\n"},
+	{"gate", cmd_gate, "exit 1 when the environment violates a policy",
+	 "cuda-doctor gate [--policy FILE]... [--require EXPR]... [--allow FINDING-ID]... [-o "
+	 "FILE]\n"
+	 "  Run check, then judge every requirement (docs/gate.md): driver >= 535, cuda >= 12.1,\n"
+	 "  cuda.runtime, torch >= 2.3, < 2.6, torch.cuda, cudnn, nccl >= 2.18, nvcc, python,\n"
+	 "  gpu.count >= 8, gpu.cc >= 8.0, gpu.memory >= 80GiB, header cusparse.h,\n"
+	 "  package flash-attn [>= 2.5], no-errors, no-warnings, probe. With no requirement\n"
+	 "  given, the policy is no-errors.\n"
+	 "  --policy FILE      one requirement per line, '#' comments, 'allow ID' lines\n"
+	 "  --require EXPR     one requirement (repeatable)\n"
+	 "  --allow ID         no-errors and no-warnings ignore this finding (repeatable)\n"
+	 "  -o FILE            write the table (or --json) to FILE.tmp, then rename it\n"
+	 "  exit: 0 every requirement met, 1 one is not (a table of each), 2 a policy that\n"
+	 "  does not parse (file, line and reason).\n"},
+	{"diff", cmd_diff, "what differs across the check reports of many nodes",
+	 "cuda-doctor diff [--must-match KEYS] [--html FILE] [--verify] [-o FILE]\n"
+	 "                 REPORT.json...|DIR|-\n"
+	 "  Group check --json reports (files, directories of *.json, '-' for a stream on\n"
+	 "  stdin) by fingerprint; show each group as its difference from the majority, each\n"
+	 "  key that differs with the hosts of each minority value (gpu[017,233-235]), and\n"
+	 "  the findings only some nodes have (docs/diff.md). --json prints JSON lines.\n"
+	 "  --must-match KEYS  keys that must agree (comma-separated; aliases driver, cuda,\n"
+	 "                     cuda-runtime, torch, torch-cuda, cudnn, nccl, nccl-env; globs\n"
+	 "                     like env.variables.NCCL_*); default: driver, cuda-runtime,\n"
+	 "                     torch, cudnn, nccl, nccl-env; '' for none\n"
+	 "  --html FILE        also write one self-contained page: a node x key grid\n"
+	 "  --verify           read every report whole (default: the head of a report whose\n"
+	 "                     fingerprint was already read and checked)\n"
+	 "  exit: 0 the must-match keys agree, 1 they differ, 2 an input was unreadable.\n"},
+	{"bundle", cmd_bundle, "support bundle: one .tar.gz with secrets redacted",
+	 "cuda-doctor bundle [-o FILE] [--log FILE]... [--no-redact]\n"
+	 "  Write one .tar.gz to attach to a ticket: check's report (text, JSON, Markdown),\n"
+	 "  each log with its explanation, nvidia-smi -q, the driver's version, the kernel\n"
+	 "  log's NVRM/Xid lines, the package lists, the environment and a README. Every\n"
+	 "  file is redacted (tokens, passwords, keys, host and user names, GPU UUIDs and\n"
+	 "  serials, addresses); ledger.tsv inside says what was replaced, never the value.\n"
+	 "  Nothing is uploaded.\n"
+	 "  -o FILE       the archive (default cuda-doctor-bundle-<UTC time>.tar.gz; - stdout)\n"
+	 "  --log FILE    a log to include (repeatable, up to 16; a long one keeps its first\n"
+	 "                and last 4 MiB)\n"
+	 "  --no-redact   redact nothing (the README and ledger say so)\n"
+	 "  exit: 0 written, 2 usage, 3 a redaction rule or the write failed (nothing kept).\n"},
 	{"dockerfile", cmd_dockerfile, "lint a Dockerfile or Compose file for CUDA stacks",
 	 "cuda-doctor dockerfile FILE [--host-driver VER|live [--brand B]] [--build-arg N=V]...\n"
 	 "                       [--target STAGE] [--platform OS/ARCH] [--compose]\n"
@@ -106,7 +160,29 @@ static const struct cd_command commands[] = {
 	 "  SARIF 2.1.0 log for code scanning. Rules, sources, JSON keys: docs/dockerfile.md.\n"
 	 "  exit: 1 when a finding is an error, 0 otherwise, 2 on a usage error or when FILE\n"
 	 "  cannot be read, is binary or is over 4 MiB.\n"},
-	{"fix", cmd_planned, "remediation plan (planned)", NULL},
+	{"fix", cmd_fix, "one ordered plan from the findings; the torch to install here",
+	 "cuda-doctor fix [--apply] [--yes] [--for torch|deepspeed|vllm|jax] [--torch X.Y[.Z]]\n"
+	 "                [--wheel FILE] [--jit] [--model PATH|ORG/NAME]\n"
+	 "  The findings of check as one ordered plan (root causes first; each step the\n"
+	 "  commands to paste, why, how to check it), and the torch wheel for this machine:\n"
+	 "  every CUDA variant of the release judged against the driver and every GPU.\n"
+	 "  --torch X.Y[.Z]   the release to install (default: the installed one, else the\n"
+	 "                    newest cuda-doctor knows)\n"
+	 "  --wheel FILE      read a torch .whl's arch list from its fatbin\n"
+	 "  --for WHAT        torch (default); deepspeed adds jit's findings; vllm takes the\n"
+	 "                    torch vLLM pins; jax leaves the torch line out\n"
+	 "  --jit             add `cuda-doctor jit`'s findings and the extensions cache\n"
+	 "  --model SPEC      add `cuda-doctor model SPEC`'s findings (its defaults)\n"
+	 "  --apply           do the local, reversible steps (implies --jit): move stale\n"
+	 "                    extension builds and locks into a dated backup folder, write\n"
+	 "                    cuda-doctor.env; asks before each step, prints how to undo\n"
+	 "  --yes             do not ask\n"},
+	{"mcp", cmd_mcp, "Model Context Protocol server over stdio, for AI assistants",
+	 "cuda-doctor [global options] mcp\n"
+	 "  Serve the Model Context Protocol (JSON-RPC 2.0, one message per line) on stdin and\n"
+	 "  stdout until stdin ends. Tools: check, explain, model, jit (fix once it lands);\n"
+	 "  each runs this binary with the global options given here and returns its JSON\n"
+	 "  report. See docs/mcp.md for the client configuration.\n"},
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -137,6 +213,22 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CD_EXIT_USAGE;
 }
 
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n])
+		return 0;
+	*val = *i + 1 < argc ? argv[++*i] : NULL;
+	return 1;
+}
+
 int cli_wants_help(int argc, char **argv)
 {
 	int i;
@@ -154,7 +246,7 @@ static const char global_help[] =
 	"global options (before or after the command):\n"
 	"  --root DIR            read the filesystem under DIR as if it were /\n"
 	"  --env PREFIX          the Python environment to inspect\n"
-	"  --format text|json|markdown, --json\n"
+	"  --format text|json|markdown|html, --json\n"
 	"  --no-color            no colour even on a terminal (NO_COLOR is honoured too)\n"
 	"  -q, --quiet           print only problems\n"
 	"  -v, --verbose         print more detail\n"

@@ -7,10 +7,11 @@
 
 #include <stdio.h>
 
+#include "core/err.h"
 #include "core/opts.h"
 #include "explain/scan.h"
 
-int explain_finish(const struct xs_db *db, struct xs_result *res, struct cd_opts *opts, int no_env,
-		   FILE *out, const char *command, int exit_status);
+CD_WUR int explain_finish(const struct xs_db *db, struct xs_result *res, struct cd_opts *opts,
+			  int no_env, FILE *out, const char *command, int exit_status);
 
 #endif

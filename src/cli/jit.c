@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "check/fix/plan.h"
 #include "check/jit/jit.h"
 #include "cli/cli.h"
 #include "report/jit_render.h"
@@ -25,23 +26,6 @@ struct jit_args {
 	int build_timeout_s;
 };
 
-/* "--name VALUE" or "--name=VALUE"; 1 when argv[*i] is that option. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	*val = *i + 1 < argc ? argv[++*i] : NULL;
-	return 1;
-}
-
 static int parse(int argc, char **argv, struct jit_args *a)
 {
 	int i;
@@ -52,18 +36,18 @@ static int parse(int argc, char **argv, struct jit_args *a)
 		const char *v = NULL;
 		if (!strcmp(argv[i], "--compile")) {
 			a->compile = 1;
-		} else if (opt_value(argc, argv, &i, "--op", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--op", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("jit", "--op needs an op name");
 			if (a->n_ops == OPS_SEL_MAX)
 				return cli_usage_error("jit", "too many --op options");
 			a->ops[a->n_ops++] = v;
-		} else if (opt_value(argc, argv, &i, "--gpu-cc", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--gpu-cc", &v)) {
 			if (!v || !*v)
 				return cli_usage_error(
 					"jit", "--gpu-cc needs a list such as 9.0,8.0 or none");
 			a->gpu_cc = v;
-		} else if (opt_value(argc, argv, &i, "--build-timeout", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--build-timeout", &v)) {
 			char *end;
 			long s;
 			errno = 0;
@@ -85,17 +69,24 @@ static int gpu_present(const struct cd_facts *f)
 	       (!f->gpus_known && file_exists(&f->root, "/dev/nvidiactl"));
 }
 
-static int render(const struct cd_opts *opts, const struct jit_report *rep)
+static int render(const struct cd_opts *opts, const struct jit_report *rep,
+		  const struct cd_plan *plan)
 {
 	struct cd_render r;
 	json_t *j;
 	int rc = 0;
 
 	render_init(&r, opts, "jit");
+	r.plan = plan;
 	switch (r.format) {
 	case CD_FMT_JSON:
 		j = jit_json(rep);
 		rc = json_print(r.out, j);
+		json_decref(j);
+		break;
+	case CD_FMT_HTML:
+		j = jit_json(rep);
+		rc = html_print(r.out, j, "jit");
 		json_decref(j);
 		break;
 	case CD_FMT_MARKDOWN: jit_markdown(&r, rep); break;
@@ -133,6 +124,7 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 	struct cd_jit_facts *jf = calloc(1, sizeof(*jf));
 	struct jit_ops *ops = calloc(1, sizeof(*ops));
 	struct jit_smoke *smoke = a->compile ? calloc(1, sizeof(*smoke)) : NULL;
+	struct cd_plan *plan = calloc(1, sizeof(*plan));
 	struct jit_probe_opts po = {a->gpu_cc, (int64_t)time(NULL)};
 	struct cd_findings fs;
 	struct jit_report rep;
@@ -140,7 +132,7 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 	struct driver_pending *drv;
 	int rc;
 
-	if (!jf || !ops || (a->compile && !smoke)) {
+	if (!jf || !ops || !plan || (a->compile && !smoke)) {
 		rc = CD_EXIT_INTERNAL;
 		goto out;
 	}
@@ -172,7 +164,8 @@ static int run(struct cd_facts *f, struct jit_args *a, struct cd_opts *opts)
 	findings_init(&fs, &f->arena);
 	check_jit(f, jf, ops, smoke, &fs);
 	rep = (struct jit_report){f, jf, ops, smoke, &fs};
-	rc = render(opts, &rep)			   ? CD_EXIT_INTERNAL
+	plan_of_findings(f, &fs, &f->arena, plan);
+	rc = render(opts, &rep, plan)		   ? CD_EXIT_INTERNAL
 	     : findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS
 						   : CD_EXIT_OK;
 	if (fflush(stdout) != 0 && rc != CD_EXIT_INTERNAL)
@@ -181,6 +174,7 @@ out:
 	free(jf);
 	free(ops);
 	free(smoke);
+	free(plan);
 	return rc;
 }
 

@@ -103,8 +103,11 @@ static int run(struct ldd_out *lo, struct ldd_args *a, struct cd_err *err)
 	rc = ldr_load_main(&lo->s, a->file, err);
 	if (rc)
 		return rc;
+	/* Past the cap on needs the session is marked truncated, which the
+	 * report shows; the names after it are not tried. */
 	for (i = 0; i < a->n_dlopen; i++)
-		ldr_dlopen(&lo->s, lo->s.main, a->dlopen[i], &obj, err);
+		if (ldr_dlopen(&lo->s, lo->s.main, a->dlopen[i], &obj, err) != 0)
+			break;
 	if (a->no_archs) {
 		lo->arch_skipped = 1;
 		return 0;

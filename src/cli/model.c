@@ -19,44 +19,6 @@ struct margs {
 	struct mp_request req;
 };
 
-/* "80GiB", "80G", "81920M", "80GB" (decimal), "85899345920". */
-static int parse_size(const char *s, int64_t *out)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t mult;
-	} units[] = {{"", 1},
-		     {"K", 1ULL << 10},
-		     {"KiB", 1ULL << 10},
-		     {"KB", 1000},
-		     {"M", 1ULL << 20},
-		     {"MiB", 1ULL << 20},
-		     {"MB", 1000000},
-		     {"G", 1ULL << 30},
-		     {"GiB", 1ULL << 30},
-		     {"GB", 1000000000},
-		     {"T", 1ULL << 40},
-		     {"TiB", 1ULL << 40},
-		     {"TB", 1000000000000ULL}};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v >= 0) || s[0] == '-' || s[0] == '+')
-		return -1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(end, units[i].suffix)) {
-			double b = v * (double)units[i].mult;
-			if (b >= 9.2e18)
-				return -1;
-			*out = (int64_t)b;
-			return 0;
-		}
-	return -1;
-}
-
 static int gpu_memory(struct mp_request *r, const char *v)
 {
 	char tok[64];
@@ -67,7 +29,7 @@ static int gpu_memory(struct mp_request *r, const char *v)
 		if (r->n_gpu_mem == MP_GPUS_MAX || len == 0 || len >= sizeof(tok))
 			return -1;
 		str_ncopy(tok, sizeof(tok), p, len);
-		if (parse_size(tok, &r->gpu_mem[r->n_gpu_mem++]))
+		if (str_parse_bytes(tok, &r->gpu_mem[r->n_gpu_mem++]))
 			return -1;
 		p += len + (p[len] == ',');
 	}

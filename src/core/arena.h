@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "core/err.h"
+
 struct cd_arena_chunk;
 
 struct cd_arena {
@@ -20,14 +22,15 @@ struct cd_arena {
 
 void arena_init(struct cd_arena *a);
 void arena_free(struct cd_arena *a);
-void *arena_alloc(struct cd_arena *a, size_t size); /* zeroed */
+CD_WUR void *arena_alloc(struct cd_arena *a, size_t size); /* zeroed */
 /* zeroed array of n elements; NULL on overflow of n * size */
-void *arena_calloc(struct cd_arena *a, size_t n, size_t size);
-char *arena_strdup(struct cd_arena *a, const char *s); /* NULL in, NULL out */
-char *arena_strndup(struct cd_arena *a, const char *s, size_t n);
-char *arena_printf(struct cd_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+CD_WUR void *arena_calloc(struct cd_arena *a, size_t n, size_t size);
+CD_WUR char *arena_strdup(struct cd_arena *a, const char *s); /* NULL in, NULL out */
+CD_WUR char *arena_strndup(struct cd_arena *a, const char *s, size_t n);
+CD_WUR char *arena_printf(struct cd_arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The same with a va_list (ap is consumed). */
-char *arena_vprintf(struct cd_arena *a, const char *fmt, va_list ap)
+CD_WUR char *arena_vprintf(struct cd_arena *a, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
 #endif

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 struct cd_buf {
 	char *p;
 	size_t len;
@@ -19,13 +21,13 @@ struct cd_buf {
 void buf_init(struct cd_buf *b, size_t max);
 void buf_free(struct cd_buf *b);
 void buf_reset(struct cd_buf *b);
-int buf_reserve(struct cd_buf *b, size_t extra);
-int buf_append(struct cd_buf *b, const void *p, size_t n);
-int buf_puts(struct cd_buf *b, const char *s);
-int buf_putc(struct cd_buf *b, char c);
-int buf_printf(struct cd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+CD_WUR int buf_reserve(struct cd_buf *b, size_t extra);
+CD_WUR int buf_append(struct cd_buf *b, const void *p, size_t n);
+CD_WUR int buf_puts(struct cd_buf *b, const char *s);
+CD_WUR int buf_putc(struct cd_buf *b, char c);
+CD_WUR int buf_printf(struct cd_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Hand the bytes to the caller (who frees them) and reset b. */
-char *buf_steal(struct cd_buf *b);
+CD_WUR char *buf_steal(struct cd_buf *b);
 
 #endif

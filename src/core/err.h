@@ -20,6 +20,12 @@ enum {
 	CD_EINTERNAL = -9 /* a bug in cuda-doctor */
 };
 
+/* Marks a fallible function (one that returns a CD_E* code, or a pointer that
+ * is NULL on failure): a caller that drops the result gets a warning, an
+ * error under CI. GCC does not take a plain (void) cast as a use: a result
+ * dropped on purpose is written `(void)!f(...);` with a comment saying why. */
+#define CD_WUR __attribute__((warn_unused_result))
+
 #define CD_ERR_MSG_MAX 512
 
 struct cd_err {

@@ -21,32 +21,32 @@ struct cd_root {
 };
 
 /* dir NULL or "/" means the real root. Fails unless dir is a directory. */
-int root_init(struct cd_root *r, const char *dir, struct cd_err *err);
+CD_WUR int root_init(struct cd_root *r, const char *dir, struct cd_err *err);
 
 /* Map an absolute in-root path to a host path, resolving symbolic links
  * inside the root. The result names the final object (which may not exist:
  * resolution stops at the first missing component and appends the rest).
  * CD_ERANGE if it does not fit; CD_EFORMAT on a link loop. */
-int root_host_path(const struct cd_root *r, const char *path, char *out, size_t cap);
+CD_WUR int root_host_path(const struct cd_root *r, const char *path, char *out, size_t cap);
 /* The same for the last component itself, not what a link there points to
  * (for lstat and readlink): the parent resolved, then the name appended.
  * 0, CD_ENOENT or CD_ERANGE. */
-int root_entry_path(const struct cd_root *r, const char *path, char *out, size_t cap);
+CD_WUR int root_entry_path(const struct cd_root *r, const char *path, char *out, size_t cap);
 /* Map a host path produced by root_host_path back to the in-root path. */
 const char *root_strip(const struct cd_root *r, const char *host_path);
 
-int file_stat(const struct cd_root *r, const char *path, struct stat *st);
-int file_lstat(const struct cd_root *r, const char *path, struct stat *st);
+CD_WUR int file_stat(const struct cd_root *r, const char *path, struct stat *st);
+CD_WUR int file_lstat(const struct cd_root *r, const char *path, struct stat *st);
 int file_exists(const struct cd_root *r, const char *path);
 int file_is_dir(const struct cd_root *r, const char *path);
 int file_is_reg(const struct cd_root *r, const char *path);
 /* Read a whole regular file, at most max bytes (more is CD_ENOMEM). */
-int file_read(const struct cd_root *r, const char *path, size_t max, struct cd_buf *out,
-	      struct cd_err *err);
+CD_WUR int file_read(const struct cd_root *r, const char *path, size_t max, struct cd_buf *out,
+		     struct cd_err *err);
 /* The in-root canonical path (links resolved); CD_ENOENT if missing. */
-int file_realpath(const struct cd_root *r, const char *path, char *out, size_t cap);
-DIR *file_opendir(const struct cd_root *r, const char *path);
+CD_WUR int file_realpath(const struct cd_root *r, const char *path, char *out, size_t cap);
+CD_WUR DIR *file_opendir(const struct cd_root *r, const char *path);
 /* readlink of the last component, not followed. */
-int file_readlink(const struct cd_root *r, const char *path, char *out, size_t cap);
+CD_WUR int file_readlink(const struct cd_root *r, const char *path, char *out, size_t cap);
 
 #endif

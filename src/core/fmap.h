@@ -22,10 +22,10 @@ struct cd_fmap {
 };
 
 /* Map path (in-root). Larger than max bytes is CD_ENOMEM. */
-int fmap_open(const struct cd_root *r, const char *path, size_t max, struct cd_fmap *m,
-	      struct cd_err *err);
+CD_WUR int fmap_open(const struct cd_root *r, const char *path, size_t max, struct cd_fmap *m,
+		     struct cd_err *err);
 /* The same for a host path (a file named on the command line). */
-int fmap_open_host(const char *host_path, size_t max, struct cd_fmap *m, struct cd_err *err);
+CD_WUR int fmap_open_host(const char *host_path, size_t max, struct cd_fmap *m, struct cd_err *err);
 void fmap_close(struct cd_fmap *m);
 
 #endif

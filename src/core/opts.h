@@ -4,7 +4,14 @@
 #ifndef CD_OPTS_H
 #define CD_OPTS_H
 
-enum cd_format { CD_FMT_TEXT = 0, CD_FMT_JSON, CD_FMT_MARKDOWN, CD_FMT_SARIF };
+enum cd_format {
+	CD_FMT_TEXT = 0,
+	CD_FMT_JSON,
+	CD_FMT_MARKDOWN,
+	CD_FMT_HTML,
+	CD_FMT_PROMETHEUS,
+	CD_FMT_SARIF
+};
 
 struct cd_opts {
 	const char *root; /* --root, NULL for / */
@@ -19,6 +26,7 @@ struct cd_opts {
 	int timeout_ms;		  /* --timeout, default 10 s */
 	char *const *envp;	  /* NULL: the real environment */
 	int deep;		  /* check --deep: full fatbin walks, no caps on extensions */
+	int keep_volatile;	  /* check --volatile: free and used GPU memory in the JSON */
 	int host_driver;	  /* check --host-driver: query this host's driver under --root */
 	const char *image_config; /* check --image-config FILE: the image's config (its ENV) */
 	const char *argv0;

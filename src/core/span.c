@@ -73,9 +73,27 @@ int span_cstr(struct cd_span s, uint64_t off, const char **out, size_t *len)
 	return 0;
 }
 
-uint64_t span_le0(const uint8_t *p, size_t n, uint64_t off, unsigned size)
+int span_line(const uint8_t *p, size_t n, size_t *pos, int crlf, struct cd_span *line)
 {
-	if (size > 8 || !span_ok(n, off, size))
+	const uint8_t *s, *nl;
+	size_t len;
+
+	if (*pos >= n)
 		return 0;
-	return load(p + off, size, 0);
+	s = p + *pos;
+	nl = memchr(s, '\n', n - *pos);
+	len = nl ? (size_t)(nl - s) : n - *pos;
+	*pos += len + (nl ? 1 : 0);
+	if (crlf && len && s[len - 1] == '\r')
+		len--;
+	line->p = s;
+	line->n = len;
+	return nl ? 1 : 2;
+}
+
+uint64_t span_uint(struct cd_span s, uint64_t off, unsigned size, int big_endian)
+{
+	if (size < 1 || size > 8 || !span_ok(s.n, off, size))
+		return 0;
+	return load(s.p + off, size, big_endian);
 }

@@ -10,10 +10,9 @@
 
 #include "core/err.h"
 
-size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
+/* The first len bytes of src, truncated to fit; returns len. */
+static size_t copy_len(char *dst, size_t cap, const char *src, size_t len)
 {
-	size_t len = strnlen(src, n);
-
 	if (cap) {
 		size_t k = len < cap - 1 ? len : cap - 1;
 		memcpy(dst, src, k);
@@ -22,9 +21,14 @@ size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
 	return len;
 }
 
+size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n)
+{
+	return copy_len(dst, cap, src, strnlen(src, n));
+}
+
 size_t str_copy(char *dst, size_t cap, const char *src)
 {
-	return str_ncopy(dst, cap, src, (size_t)-1);
+	return copy_len(dst, cap, src, strlen(src));
 }
 
 int str_has_prefix(const char *s, const char *prefix)
@@ -172,4 +176,41 @@ uint64_t str_fnv1a(uint64_t h, const void *p, size_t n)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+int str_parse_bytes(const char *s, int64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t mult;
+	} units[] = {{"", 1},
+		     {"K", 1ULL << 10},
+		     {"KiB", 1ULL << 10},
+		     {"KB", 1000},
+		     {"M", 1ULL << 20},
+		     {"MiB", 1ULL << 20},
+		     {"MB", 1000000},
+		     {"G", 1ULL << 30},
+		     {"GiB", 1ULL << 30},
+		     {"GB", 1000000000},
+		     {"T", 1ULL << 40},
+		     {"TiB", 1ULL << 40},
+		     {"TB", 1000000000000ULL}};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v >= 0) || s[0] == '-' || s[0] == '+')
+		return CD_EFORMAT;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].suffix)) {
+			double b = v * (double)units[i].mult;
+			if (b >= 9.2e18)
+				return CD_EFORMAT;
+			*out = (int64_t)b;
+			return 0;
+		}
+	return CD_EFORMAT;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 size_t str_copy(char *dst, size_t cap, const char *src);
 size_t str_ncopy(char *dst, size_t cap, const char *src, size_t n);
 int str_has_prefix(const char *s, const char *prefix);
@@ -15,8 +17,8 @@ int str_has_suffix(const char *s, const char *suffix);
 /* Trim ASCII whitespace in place; returns s. */
 char *str_trim(char *s);
 /* Strict decimal parse of the whole string: 0, or CD_EFORMAT / CD_ERANGE. */
-int str_to_u64(const char *s, uint64_t *out);
-int str_to_int(const char *s, int min, int max, int *out);
+CD_WUR int str_to_u64(const char *s, uint64_t *out);
+CD_WUR int str_to_int(const char *s, int min, int max, int *out);
 
 /* Compare dotted numeric versions component by component ("12.10" > "12.9");
  * a missing component counts as 0; non-digit suffixes are ignored.
@@ -24,7 +26,7 @@ int str_to_int(const char *s, int min, int max, int *out);
 int ver_cmp(const char *a, const char *b);
 /* Parse "MAJOR.MINOR" (extra components ignored) into major*1000+minor*10,
  * the encoding of cudaDriverGetVersion (13.0 -> 13000). -1 on failure. */
-int ver_cuda_int(const char *s);
+CD_WUR int ver_cuda_int(const char *s);
 /* Format a cudaDriverGetVersion-style integer as "13.0". */
 void ver_cuda_str(int v, char *out, size_t cap);
 
@@ -32,6 +34,11 @@ void ver_cuda_str(int v, char *out, size_t cap);
  * 0 ("17 B", "3.2 KiB", "64 MiB", "140.4 GiB"); "unknown" for a negative
  * value (CD_UNK). Returns buf. */
 const char *str_bytes(char *buf, size_t cap, int64_t b);
+
+/* A byte size as people write it: "80GiB", "80G" and "81920M" (binary),
+ * "80GB" (decimal), "1.5TiB", "85899345920"; 0, or CD_EFORMAT (no number, an
+ * unknown unit, a sign, 2^63 bytes or more; strtod's forms, hex included). */
+int str_parse_bytes(const char *s, int64_t *out);
 
 /* FNV-1a over n bytes, continuing from h (start with STR_FNV_SEED). */
 #define STR_FNV_SEED 0xcbf29ce484222325ULL

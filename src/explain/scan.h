@@ -37,7 +37,7 @@ struct xs_db;
 
 /* Load the signatures (embedded data/signatures) and the database compiled
  * from them at build time; CD_EINTERNAL if the two do not belong together. */
-int xs_db_open(struct xs_db **out, struct cd_err *err);
+CD_WUR int xs_db_open(struct xs_db **out, struct cd_err *err);
 void xs_db_close(struct xs_db *db);
 const struct sigdb *xs_db_sigs(const struct xs_db *db);
 
@@ -96,10 +96,10 @@ struct xs_result {
 };
 
 /* Heap-allocated (it is large); NULL when memory runs out. */
-struct xs_result *xs_result_new(void);
+CD_WUR struct xs_result *xs_result_new(void);
 void xs_result_free(struct xs_result *r);
 /* Register an input; returns its index or -1 past XS_INPUTS_MAX. */
-int xs_result_input(struct xs_result *r, const char *name);
+CD_WUR int xs_result_input(struct xs_result *r, const char *name);
 /* The signature of the diagnosis of last resort, category "unknown": when
  * no signature's cause or symptom is found, xs_rank puts it first, with the
  * lines that look most like the failure. */
@@ -116,13 +116,13 @@ int xs_has_rank(const struct xs_diag *d, unsigned rank);
 
 struct xs_scanner;
 
-int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res, uint32_t input,
-	    struct cd_err *err);
-int xs_feed(struct xs_scanner *s, const void *p, size_t n);
+CD_WUR int xs_open(struct xs_scanner **out, const struct xs_db *db, struct xs_result *res,
+		   uint32_t input, struct cd_err *err);
+CD_WUR int xs_feed(struct xs_scanner *s, const void *p, size_t n);
 /* Read fd to its end through the scanner's own buffer. */
-int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err);
+CD_WUR int xs_feed_fd(struct xs_scanner *s, int fd, struct cd_err *err);
 /* Scan what is left; the scanner can then only be closed. */
-int xs_finish(struct xs_scanner *s);
+CD_WUR int xs_finish(struct xs_scanner *s);
 void xs_close(struct xs_scanner *s);
 
 /* Remove ANSI escape sequences in place; returns the new length. */

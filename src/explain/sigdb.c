@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/span.h"
 #include "core/str.h"
+#include "core/vec.h"
 
 /* The contract categories (DESIGN.md, `diagnoses[].category`). */
 const char *const sig_categories[] = {
@@ -81,21 +83,11 @@ static int perr(struct parser *ps, const char *msg, const char *arg)
 static struct sig *new_sig(struct parser *ps)
 {
 	struct sigdb *db = ps->db;
-	struct sig *s;
+	struct sig *s = vec_grow(NULL, db->sigs, &db->cap, db->n, sizeof(*s), 64, SIGDB_MAX);
 
-	if (db->n == db->cap) {
-		size_t cap = db->cap ? db->cap * 2 : 64;
-		struct sig *ns;
-		if (cap > SIGDB_MAX)
-			cap = SIGDB_MAX;
-		if (db->n == cap)
-			return NULL;
-		ns = realloc(db->sigs, cap * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		db->sigs = ns;
-		db->cap = cap;
-	}
+	if (!s)
+		return NULL;
+	db->sigs = s;
 	s = &db->sigs[db->n++];
 	memset(s, 0, sizeof(*s));
 	s->severity = CD_SEV_ERROR;
@@ -269,6 +261,7 @@ static int one_line(struct parser *ps, const char *line, size_t n)
 int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, struct cd_err *err)
 {
 	struct parser ps = {db, name, 0, NULL, NULL, err};
+	struct cd_span l;
 	size_t pos = 0;
 	int rc;
 
@@ -279,14 +272,11 @@ int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, 
 		return err_set(err, CD_ENOMEM, "out of memory");
 	hash_bytes(db, name, strlen(name) + 1);
 	hash_bytes(db, p, n);
-	while (pos < n) {
-		const uint8_t *nl = memchr(p + pos, '\n', n - pos);
-		size_t len = nl ? (size_t)(nl - (p + pos)) : n - pos;
+	while (span_line(p, n, &pos, 0, &l)) {
 		ps.lineno++;
-		rc = one_line(&ps, (const char *)p + pos, len);
+		rc = one_line(&ps, (const char *)l.p, l.n);
 		if (rc)
 			return rc;
-		pos += len + (nl ? 1 : 0);
 	}
 	return 0;
 }
@@ -335,6 +325,7 @@ int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, s
 			 struct cd_err *err)
 {
 	char line[4096];
+	struct cd_span l;
 	size_t pos = 0, lineno = 0;
 	int header = 1, rc;
 
@@ -342,15 +333,13 @@ int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, s
 		return err_set(err, CD_EFORMAT, "%s: larger than %d bytes", name, SIG_FILE_MAX);
 	hash_bytes(db, name, strlen(name) + 1);
 	hash_bytes(db, p, n);
-	while (pos < n) {
-		const uint8_t *nl = memchr(p + pos, '\n', n - pos);
-		size_t len = nl ? (size_t)(nl - (p + pos)) : n - pos;
+	while (span_line(p, n, &pos, 0, &l)) {
+		size_t len = l.n;
 		lineno++;
 		if (len >= sizeof(line))
 			return err_set(err, CD_EFORMAT, "%s:%zu: line too long", name, lineno);
-		memcpy(line, p + pos, len);
+		memcpy(line, l.p, len);
 		line[len] = '\0';
-		pos += len + (nl ? 1 : 0);
 		if (!len || line[0] == '#')
 			continue;
 		if (header) { /* the column names */

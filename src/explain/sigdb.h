@@ -75,16 +75,17 @@ int sig_category_index(const char *name); /* -1 if unknown */
 void sigdb_init(struct sigdb *db);
 void sigdb_free(struct sigdb *db);
 /* Parse one file's bytes (name is for messages and the hash). */
-int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n, struct cd_err *err);
+CD_WUR int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+		       struct cd_err *err);
 /* Parse the fallback table (TSV: weight, flags, pattern, what, example);
  * its bytes join the hash. CD_EFORMAT with "file:line: message" in err. */
-int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
-			 struct cd_err *err);
+CD_WUR int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+				struct cd_err *err);
 /* Check the whole set (unique ids) and build the pattern table. */
-int sigdb_finish(struct sigdb *db, struct cd_err *err);
+CD_WUR int sigdb_finish(struct sigdb *db, struct cd_err *err);
 /* Parse every embedded file signatures/NAME.txt, in name order, and finish
- * (defined in scan.c, next to the compiled database it must agree with). */
-int sigdb_load_kb(struct sigdb *db, struct cd_err *err);
+ * (defined in scan_db.c, next to the compiled database it must agree with). */
+CD_WUR int sigdb_load_kb(struct sigdb *db, struct cd_err *err);
 const struct sig *sigdb_find(const struct sigdb *db, const char *id);
 
 #endif

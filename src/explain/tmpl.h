@@ -25,7 +25,9 @@ enum tmpl_kind {
 	TMPL_WS,      /* a blank in the template: one or more spaces or tabs */
 	TMPL_CLASS,   /* one or more bytes of a class */
 	TMPL_ANY,     /* {*}: zero or more bytes of the line */
-	TMPL_SIZE     /* a size such as "20.00 MiB", "512 bytes" or "1.5GB" */
+	TMPL_SIZE,    /* a size such as "20.00 MiB", "512 bytes" or "1.5GB" */
+	TMPL_BOL,     /* {^}: the start of a line */
+	TMPL_EOL      /* {$}: the end of a line */
 };
 
 /* Character classes of the typed placeholders ({name:TYPE}). */
@@ -58,7 +60,8 @@ struct tmpl {
 	const char *cap_names[TMPL_CAPS_MAX];
 	uint8_t cap_is_size[TMPL_CAPS_MAX];
 	int caseless;
-	size_t longest_lit; /* bytes of the longest literal, for the lint */
+	size_t longest_lit;   /* bytes of the longest literal, for the lint */
+	size_t anchor_prefix; /* bytes a line needs before the anchor for a match to start on it */
 };
 
 struct tmpl_cap {
@@ -66,25 +69,27 @@ struct tmpl_cap {
 };
 
 /* Parse src (NUL-terminated) into t; literal bytes are copied into a. */
-int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena *a,
-		 struct cd_err *err);
+CD_WUR int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena *a,
+			struct cd_err *err);
 /* The Vectorscan expression that matches a line iff tmpl_match does. */
-int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
+CD_WUR int tmpl_regex(const struct tmpl *t, struct cd_buf *out);
 /* 1 and caps filled on a match, 0 on none, -1 when the work bound ran out.
  * p is one line; or several, for a message that wraps: a blank of the
  * template also matches one line break with the blanks around it ({*} and
  * the placeholders never cross a line break). */
 int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps);
-/* The same, with the matched bytes p[*start, *end) on a match. */
+/* The same, with the matched bytes p[*start, *end) on a match; *at_end is
+ * set when an attempt ran out of input with ops left (the message may go on
+ * on the next line). */
 int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
-		    size_t *start, size_t *end);
+		    size_t *start, size_t *end, int *at_end);
 /* The template's longest literal as a Vectorscan expression: the scanner's
  * database holds these anchors only (literal search runs at memory speed)
  * and tmpl_match confirms each line an anchor hits. Every line the template
  * matches contains its anchor, so nothing is lost. */
-int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
+CD_WUR int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
 /* "20.00 MiB" -> 20971520; -1 when it does not parse or overflows. */
-int64_t tmpl_size_bytes(const char *s, size_t n);
+CD_WUR int64_t tmpl_size_bytes(const char *s, size_t n);
 const char *tmpl_class_name(enum tmpl_class c);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 
 #define DIRS_MAX     32
@@ -64,7 +65,8 @@ static size_t tk_count_on_disk(const struct cd_facts *f)
 	size_t i, n = 0;
 
 	for (i = 0; i < f->toolkit.n; i++)
-		n += tk_on_disk(&f->toolkit.items[i]);
+		if (tk_on_disk(&f->toolkit.items[i]))
+			n++;
 	return n;
 }
 
@@ -209,8 +211,8 @@ static void lib_dirs(struct xc *x, struct dirs *ds)
 		const char *root = f->toolkit.items[i].root;
 		if (!tk_on_disk(&f->toolkit.items[i]))
 			continue;
-		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib64", root), 0);
-		add_dir(f, ds, arena_printf(&x->r->arena, "%s/lib", root), 0);
+		add_dir(f, ds, fsu_path(&x->r->arena, root, "lib64"), 0);
+		add_dir(f, ds, fsu_path(&x->r->arena, root, "lib"), 0);
 		add_dir(f, ds, arena_printf(&x->r->arena, "%s/targets/%s/lib", root, target_dir(f)),
 			0);
 	}
@@ -254,7 +256,7 @@ static void check_soname(struct xc *x, const char *so)
 	str_ncopy(stem, sizeof(stem), so, (size_t)(dot - so) + 3);
 	lib_dirs(x, &ds);
 	for (i = 0; i < ds.n; i++) {
-		const char *p = arena_printf(&x->r->arena, "%s/%s", ds.path[i], so);
+		const char *p = fsu_path(&x->r->arena, ds.path[i], so);
 		if (p && file_exists(&x->f->root, p)) {
 			say(x, "%s is present in %s%s", so, ds.path[i],
 			    ds.on_llp[i] ? " (on LD_LIBRARY_PATH)" : "");
@@ -429,9 +431,9 @@ static void say_jit_cache(struct xc *x)
 	size_t n = 0, seen = 0;
 
 	if (!dir && xdg)
-		dir = arena_printf(&x->r->arena, "%s/torch_extensions", xdg);
+		dir = fsu_path(&x->r->arena, xdg, "torch_extensions");
 	if (!dir && home)
-		dir = arena_printf(&x->r->arena, "%s/.cache/torch_extensions", home);
+		dir = fsu_path(&x->r->arena, home, ".cache/torch_extensions");
 	if (!dir)
 		return;
 	d = file_opendir(&x->f->root, dir);

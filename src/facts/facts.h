@@ -51,13 +51,17 @@ struct cd_driver_facts {
 	int64_t cuda_version_int;	   /* 13000 */
 	const char *nvml_version;	   /* "13.580.159.04" */
 	const char *kernel_module_version; /* from /proc/driver/nvidia/version */
+	/* /sys/module/nvidia/version: the loaded module's version as the kernel
+	 * states it (what uv reads first); not in JSON, version_source says
+	 * "sys-module" when the driver version came from it. */
+	const char *sys_module_version;
 	struct cd_driver_lib nvml;
 	struct cd_driver_lib cuda;
 	int64_t timeout_ms;
 	int64_t signal; /* signal that killed the child, CD_UNK if none */
 
 	/* Provenance and context recorded by the driver probe. */
-	const char *version_source;	 /* "nvml" | "kernel-module" | "nvml-library" | ... */
+	const char *version_source;	 /* "nvml" | "sys-module" | "kernel-module" | ... */
 	const char *cuda_version_source; /* "cuDriverGetVersion" | "nvml" */
 	const char *kernel_module_type;	 /* "open" | "proprietary" (from /proc) */
 	/* CUDA_VISIBLE_DEVICES as the driver probe saw it, for checks to fall
@@ -227,6 +231,7 @@ struct cd_image_facts {
 struct cd_opts;
 struct cd_python_facts;
 struct cd_stack_facts;
+struct cd_live_facts;
 
 struct cd_facts {
 	struct cd_arena arena;
@@ -243,6 +248,8 @@ struct cd_facts {
 	struct cd_image_facts image;
 	/* The Python / PyTorch stack: filled by the stack probes; NULL = not probed. */
 	struct cd_stack_facts *stack;
+	/* `cuda-doctor probe`'s live GPU test (facts/live.h); NULL = not probed. */
+	struct cd_live_facts *live;
 };
 
 void facts_init(struct cd_facts *f, const struct cd_opts *opts);

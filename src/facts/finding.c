@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
+
 const char *severity_name(enum cd_severity s)
 {
 	switch (s) {
@@ -24,19 +26,14 @@ void findings_init(struct cd_findings *fs, struct cd_arena *arena)
 struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_severity sev,
 				const char *section, const char *title_fmt, ...)
 {
+	struct cd_finding **items =
+		vec_grow(fs->arena, fs->items, &fs->cap, fs->n, sizeof(*items), 16, 0);
 	struct cd_finding *f;
 	va_list ap;
 
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? fs->cap * 2 : 16;
-		struct cd_finding **items = arena_calloc(fs->arena, cap, sizeof(*items));
-		if (!items)
-			return NULL;
-		if (fs->n)
-			memcpy(items, fs->items, fs->n * sizeof(*items));
-		fs->items = items;
-		fs->cap = cap;
-	}
+	if (!items)
+		return NULL;
+	fs->items = items;
 	f = arena_alloc(fs->arena, sizeof(*f));
 	if (!f)
 		return NULL;
@@ -61,30 +58,39 @@ void finding_detail(struct cd_finding *f, struct cd_arena *a, const char *fmt, .
 	va_end(ap);
 }
 
+/* One more line of evidence or fix, while there is room. */
+static void add_line(const char **lines, size_t *n, struct cd_arena *a, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void add_line(const char **lines, size_t *n, struct cd_arena *a, const char *fmt, va_list ap)
+{
+	if (*n >= CD_FINDING_LINES_MAX)
+		return;
+	lines[*n] = arena_vprintf(a, fmt, ap);
+	if (lines[*n])
+		(*n)++;
+}
+
 void finding_evidence(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!f || f->n_evidence >= CD_FINDING_LINES_MAX)
+	if (!f)
 		return;
 	va_start(ap, fmt);
-	f->evidence[f->n_evidence] = arena_vprintf(a, fmt, ap);
+	add_line(f->evidence, &f->n_evidence, a, fmt, ap);
 	va_end(ap);
-	if (f->evidence[f->n_evidence])
-		f->n_evidence++;
 }
 
 void finding_fix(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!f || f->n_fix >= CD_FINDING_LINES_MAX)
+	if (!f)
 		return;
 	va_start(ap, fmt);
-	f->fix[f->n_fix] = arena_vprintf(a, fmt, ap);
+	add_line(f->fix, &f->n_fix, a, fmt, ap);
 	va_end(ap);
-	if (f->fix[f->n_fix])
-		f->n_fix++;
 }
 
 void finding_at(struct cd_finding *f, const char *file, unsigned line, unsigned end_line)

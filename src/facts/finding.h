@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/arena.h"
+#include "core/err.h"
 
 enum cd_severity { CD_SEV_INFO = 0, CD_SEV_WARNING = 1, CD_SEV_ERROR = 2 };
 
@@ -37,8 +38,8 @@ struct cd_findings {
 };
 
 void findings_init(struct cd_findings *fs, struct cd_arena *arena);
-struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_severity sev,
-				const char *section, const char *title_fmt, ...)
+CD_WUR struct cd_finding *findings_add(struct cd_findings *fs, const char *id, enum cd_severity sev,
+				       const char *section, const char *title_fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void finding_detail(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -138,6 +138,15 @@ struct jit_cache_item {
 	int64_t age_s; /* CD_UNK when unknown */
 };
 
+/* A lock older than this (or of unknown age, or a `lock` directory) was left
+ * by a build that died; a younger one may belong to a build running now. */
+#define JIT_LOCK_STALE_S (30 * 60)
+static inline int jit_lock_stale(const struct jit_cache_item *it)
+{
+	return it->kind == JIT_C_LOCK_DIR ||
+	       (it->kind == JIT_C_LOCK && (it->age_s == CD_UNK || it->age_s >= JIT_LOCK_STALE_S));
+}
+
 struct jit_cache {
 	const char *root;
 	const char *via;    /* TORCH_EXTENSIONS_DIR | XDG_CACHE_HOME | HOME */

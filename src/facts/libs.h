@@ -78,6 +78,18 @@ struct cd_archset {
 	const char *error;   /* the walk stopped early (what was read stays) */
 };
 
+/* A torch wheel read without installing it (`fix --wheel FILE`,
+ * probe/stack/wheel.c): its version and the device code of its
+ * torch/lib/libtorch_cuda.so. */
+struct cd_torch_wheel {
+	const char *path;
+	const char *version; /* "2.11.0+cu130": the wheel's METADATA, else its file name */
+	const char *variant; /* "cu130": the local version; NULL for a wheel without one */
+	const char *member;  /* the zip member whose fatbin was read */
+	struct cd_archset arch;
+	const char *error; /* why the wheel or its fatbin could not be read */
+};
+
 #define LIBS_ABI_SHOWN 8
 
 struct cd_ext {

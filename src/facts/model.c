@@ -13,3 +13,15 @@ const char *md_fstate_name(enum md_fstate s)
 	default: return "corrupt";
 	}
 }
+
+const char *md_hub_state_name(enum md_hub_state s)
+{
+	switch (s) {
+	case MD_HUB_OK: return "ok";
+	case MD_HUB_NOT_FOUND: return "not-found";
+	case MD_HUB_GATED: return "gated";
+	case MD_HUB_DENIED: return "denied";
+	case MD_HUB_UNREACHABLE: return "unreachable";
+	default: return "not-asked";
+	}
+}

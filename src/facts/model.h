@@ -15,7 +15,58 @@ enum md_source {
 	MD_SRC_NONE = 0, /* not located */
 	MD_SRC_LOCAL,	 /* a directory given by path */
 	MD_SRC_FILE,	 /* a single .gguf or .safetensors file given by path */
-	MD_SRC_CACHE	 /* the Hugging Face hub cache */
+	MD_SRC_CACHE,	 /* the Hugging Face hub cache */
+	MD_SRC_HUB	 /* not cached: the Hub's metadata, read over HTTP without a download */
+};
+
+/* What the Hub said, when it was asked (probe/model/hub.c). */
+enum md_hub_state {
+	MD_HUB_NOT_ASKED = 0, /* cached, a path, offline, or --root without HF_ENDPOINT */
+	MD_HUB_OK,	      /* the repository's metadata was read */
+	MD_HUB_NOT_FOUND,     /* no such repository, revision or config.json (404, RepoNotFound) */
+	MD_HUB_GATED,	      /* a gated repository this token (or none) may not read (401/403) */
+	MD_HUB_DENIED,	      /* 401/403 otherwise: a token that is invalid, a private repository */
+	MD_HUB_UNREACHABLE    /* no libcurl, no connection, a timeout, 429 or 5xx */
+};
+
+const char *md_hub_state_name(enum md_hub_state s);
+
+/* One file of the repository: its size from the Hub's file list and, for the
+ * files the load plan reads, the bytes fetched (whole for JSON, the header's
+ * prefix for weights). */
+struct md_hub_file {
+	const char *name;
+	int64_t size;	     /* bytes, CD_UNK when the Hub did not say */
+	int status;	     /* HTTP status of the fetch; 0 when not fetched */
+	const uint8_t *data; /* the fetched bytes, NULL when not fetched */
+	size_t len;
+	const char *error; /* why the fetch failed */
+};
+
+struct md_hub {
+	enum md_hub_state state;
+	const char *endpoint;	  /* HF_ENDPOINT, else https://huggingface.co */
+	const char *url;	  /* the repository's page */
+	const char *token_source; /* "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", the token file;
+				     NULL when none was sent (the token itself is never kept) */
+	const char *libcurl;	  /* the libcurl that was loaded, NULL when none */
+	int status;		  /* the HTTP status that decided the state, 0 for none */
+	const char *error_code;	  /* X-Error-Code */
+	const char *error;	  /* the reason, in words, for any state but OK */
+	const char *gated;	  /* the API's "gated": "auto", "manual"; NULL when not gated */
+	const char *sha;	  /* the commit the revision resolved to */
+	size_t n_files;
+	struct md_hub_file *files;
+	uint64_t download_bytes; /* the files' sizes added up */
+	/* The API's own count of the safetensors parameters ("safetensors":
+	 * {"parameters": {dtype: n}, "total": n}), when it gives one: a cross-check
+	 * of the headers, and the count when the headers could not all be read. */
+	uint64_t api_parameters;
+	size_t n_api_dtypes;
+	struct md_dtype_stat *api_dtypes;
+	size_t n_requests;
+	uint64_t bytes_read; /* over the network, all requests */
+	int limited;	     /* a bound (requests, bytes, time) stopped the reads early */
 };
 
 /* The state of one file the load needs. */
@@ -153,6 +204,7 @@ struct cd_model_facts {
 	int not_cached;	       /* repo, revision or snapshot not cached (yet) */
 	size_t n_incomplete;
 	const char **incomplete; /* blobs/<etag>.incomplete, with sizes */
+	struct md_hub hub;
 	struct md_config config;
 	struct md_tokenizer tok;
 	struct md_weights w;

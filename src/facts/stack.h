@@ -45,6 +45,12 @@ struct cd_python_facts {
 	const char *python_h;
 	size_t n_python_h_searched;
 	const char **python_h_searched;
+	/* Who manages the environment, for install commands (not in JSON): the
+	 * uv project directory (pyproject.toml and uv.lock beside the venv:
+	 * `uv add` installs there), and the pixi workspace an environment under
+	 * <workspace>/.pixi/envs/ belongs to. NULL when none. */
+	const char *uv_project;
+	const char *pixi_workspace;
 };
 
 enum cd_pkg_source { CD_PKG_DIST = 1, CD_PKG_CONDA = 2 };

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/err.h"
 
 #define BUILDINFO_INPUT_MAX ((size_t)1 << 20)
 #define BUILDINFO_CAPS_MAX  32
@@ -29,6 +30,6 @@ struct buildinfo {
 };
 
 /* 0, CD_EFORMAT when nothing recognisable is there, CD_ENOMEM. */
-int buildinfo_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct buildinfo *out);
+CD_WUR int buildinfo_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct buildinfo *out);
 
 #endif

@@ -10,8 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define CTRHINT_MAX_BYTES ((size_t)1 << 20) /* mountinfo of a busy host fits */
 
-int ctrhint_scan(const uint8_t *p, size_t n, const char **kind, char *evidence, size_t cap);
+CD_WUR int ctrhint_scan(const uint8_t *p, size_t n, const char **kind, char *evidence, size_t cap);
 
 #endif

@@ -201,15 +201,15 @@ int cudaver_dpkg(const uint8_t *p, size_t n, const char *pkg, char *out, size_t 
 {
 	static const char ptag[] = "Package: ", vtag[] = "Version: ";
 	size_t off = 0, plen = strlen(pkg);
+	struct cd_span l;
 	int in = 0;
 
 	if (n > CUDAVER_DPKG_MAX)
 		return CD_EFORMAT;
-	while (off < n) {
-		const uint8_t *line = p + off, *nl = memchr(line, '\n', n - off);
-		size_t len = nl ? (size_t)(nl - line) : n - off, k = 0;
+	while (span_line(p, n, &off, 0, &l)) {
+		const uint8_t *line = l.p;
+		size_t len = l.n, k = 0;
 
-		off += len + (nl ? 1 : 0);
 		if (len == 0) {
 			in = 0; /* a blank line ends the paragraph */
 			continue;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define CVD_ENTRIES_MAX 64
 
 enum cvd_kind { CVD_INDEX = 0, CVD_UUID, CVD_MIG };

@@ -14,6 +14,7 @@
 
 #include "core/buf.h"
 #include "core/err.h"
+#include "core/span.h"
 #include "core/str.h"
 
 struct lines {
@@ -25,20 +26,15 @@ struct lines {
  * without '\n' counts only when `last_ok`. */
 static int next_line(struct lines *l, int last_ok, const char **s, size_t *len)
 {
-	const char *nl;
-	size_t k;
+	size_t pos = l->pos;
+	struct cd_span ln;
+	int rc = span_line((const uint8_t *)l->p, l->n, &pos, 1, &ln);
 
-	if (l->pos >= l->n)
+	if (!rc || (rc == 2 && !last_ok))
 		return 0;
-	nl = memchr(l->p + l->pos, '\n', l->n - l->pos);
-	if (!nl && !last_ok)
-		return 0;
-	*s = l->p + l->pos;
-	k = nl ? (size_t)(nl - *s) : l->n - l->pos;
-	l->pos += k + (nl ? 1 : 0);
-	if (k && (*s)[k - 1] == '\r')
-		k--;
-	*len = k;
+	l->pos = pos;
+	*s = (const char *)ln.p;
+	*len = ln.n;
 	return 1;
 }
 

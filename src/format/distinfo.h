@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/err.h"
 
 #define DISTINFO_REQUIRES_MAX 1024  /* Requires-Dist lines kept per package */
 #define DISTINFO_EXTRAS_MAX   256   /* Provides-Extra lines kept */
@@ -36,14 +37,14 @@ struct distinfo_meta {
  * bytes are the whole file (so a last line without '\n' counts). Without a
  * blank line before the end and without at_eof, `complete` stays 0 and the
  * caller may read more and parse again. */
-int distinfo_parse_metadata(const uint8_t *p, size_t n, int at_eof, struct cd_arena *a,
-			    struct distinfo_meta *out);
+CD_WUR int distinfo_parse_metadata(const uint8_t *p, size_t n, int at_eof, struct cd_arena *a,
+				   struct distinfo_meta *out);
 
 /* egg-info requires.txt: lines of requirements under optional "[extra]",
  * "[:marker]" or "[extra:marker]" sections, turned into Requires-Dist form
  * ("name>=1; extra == \"x\""). Appends to out->requires. */
-int distinfo_parse_requires_txt(const uint8_t *p, size_t n, struct cd_arena *a,
-				struct distinfo_meta *out);
+CD_WUR int distinfo_parse_requires_txt(const uint8_t *p, size_t n, struct cd_arena *a,
+				       struct distinfo_meta *out);
 
 /* torch/version.py, read as text: `NAME[: TYPE] = 'str' | None | True | False`. */
 struct torch_version_py {
@@ -55,8 +56,8 @@ struct torch_version_py {
 	int debug; /* 1, 0, or -1 when absent */
 	int found; /* __version__ was assigned a string */
 };
-int distinfo_parse_torch_version(const uint8_t *p, size_t n, struct cd_arena *a,
-				 struct torch_version_py *out);
+CD_WUR int distinfo_parse_torch_version(const uint8_t *p, size_t n, struct cd_arena *a,
+					struct torch_version_py *out);
 
 /* A conda-meta/<name>-<version>-<build>.json record. */
 struct conda_record {
@@ -66,10 +67,10 @@ struct conda_record {
 	const char *channel; /* as recorded: a URL, "conda-forge", "pkgs/main" */
 };
 /* The file name alone (version and build contain no '-' in conda). */
-int distinfo_conda_filename(const char *file, struct cd_arena *a, struct conda_record *out);
+CD_WUR int distinfo_conda_filename(const char *file, struct cd_arena *a, struct conda_record *out);
 /* The JSON record; fields absent or not strings stay NULL. */
-int distinfo_parse_conda_json(const uint8_t *p, size_t n, struct cd_arena *a,
-			      struct conda_record *out);
+CD_WUR int distinfo_parse_conda_json(const uint8_t *p, size_t n, struct cd_arena *a,
+				     struct conda_record *out);
 
 enum distinfo_kind { DISTINFO_NONE = 0, DISTINFO_DIST, DISTINFO_EGG };
 /* "torch-2.11.0+cu130.dist-info" -> name "torch", version "2.11.0+cu130";
@@ -79,9 +80,9 @@ enum distinfo_kind distinfo_dirname(const char *dir, struct cd_arena *a, const c
 				    const char **version);
 
 /* pyvenv.cfg ("key = value" lines): the value of key, NULL when absent. */
-int distinfo_cfg_get(const uint8_t *p, size_t n, const char *key, struct cd_arena *a,
-		     const char **out);
+CD_WUR int distinfo_cfg_get(const uint8_t *p, size_t n, const char *key, struct cd_arena *a,
+			    const char **out);
 /* include/pythonX.Y/patchlevel.h: the PY_VERSION string ("3.12.3"). */
-int distinfo_patchlevel(const uint8_t *p, size_t n, struct cd_arena *a, const char **out);
+CD_WUR int distinfo_patchlevel(const uint8_t *p, size_t n, struct cd_arena *a, const char **out);
 
 #endif

@@ -20,14 +20,7 @@
 
 uint64_t elf_field(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size)
 {
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(r.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | r.p[off + (e->be ? i : size - 1 - i)];
-	return v;
+	return span_uint(r, off, size, e->be);
 }
 
 /* A field whose width is 4 in ELF32 and 8 in ELF64 ("word or xword"). */
@@ -211,6 +204,16 @@ int elf_shdr_get(const struct elf_file *e, uint32_t i, struct elf_shdr *out)
 	if (names.n && span_cstr(names, name_off, &out->name, NULL))
 		out->name = NULL;
 	return 0;
+}
+
+int elf_section_by_type(const struct elf_file *e, uint32_t type, struct elf_shdr *out)
+{
+	uint32_t i;
+
+	for (i = 1; i < e->shnum; i++)
+		if (elf_shdr_get(e, i, out) == 0 && out->type == type)
+			return 0;
+	return CD_ENOENT;
 }
 
 int elf_section_find(const struct elf_file *e, const char *name, struct elf_shdr *out)

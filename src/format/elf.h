@@ -142,26 +142,30 @@ struct elf_sym {
 uint64_t elf_field(const struct elf_file *e, struct cd_span r, uint64_t off, unsigned size);
 
 /* Parse and check the ELF header and the extents of both header tables. */
-int elf_parse(const uint8_t *p, size_t n, struct elf_file *e, struct cd_err *err);
+CD_WUR int elf_parse(const uint8_t *p, size_t n, struct elf_file *e, struct cd_err *err);
 
-int elf_phdr_get(const struct elf_file *e, uint32_t i, struct elf_phdr *out);
-int elf_shdr_get(const struct elf_file *e, uint32_t i, struct elf_shdr *out);
+CD_WUR int elf_phdr_get(const struct elf_file *e, uint32_t i, struct elf_phdr *out);
+CD_WUR int elf_shdr_get(const struct elf_file *e, uint32_t i, struct elf_shdr *out);
 /* The first section called name; CD_ENOENT if none. */
-int elf_section_find(const struct elf_file *e, const char *name, struct elf_shdr *out);
+CD_WUR int elf_section_find(const struct elf_file *e, const char *name, struct elf_shdr *out);
+/* The first section of type type (ELF_SHT_*); CD_ENOENT if none. */
+CD_WUR int elf_section_by_type(const struct elf_file *e, uint32_t type, struct elf_shdr *out);
 /* The bytes of a section (empty for SHT_NOBITS); CD_ERANGE outside the file. */
-int elf_section_data(const struct elf_file *e, const struct elf_shdr *sh, struct cd_span *out);
+CD_WUR int elf_section_data(const struct elf_file *e, const struct elf_shdr *sh,
+			    struct cd_span *out);
 /* File offset of [vaddr, vaddr+size) through the PT_LOAD segments. */
-int elf_vaddr_to_offset(const struct elf_file *e, uint64_t vaddr, uint64_t size, uint64_t *off);
+CD_WUR int elf_vaddr_to_offset(const struct elf_file *e, uint64_t vaddr, uint64_t size,
+			       uint64_t *off);
 /* PT_INTERP's string, into the buffer; CD_ENOENT if none. */
-int elf_interp(const struct elf_file *e, const char **out);
+CD_WUR int elf_interp(const struct elf_file *e, const char **out);
 
-int elf_dynamic_read(const struct elf_file *e, struct cd_arena *a, struct elf_dynamic *d,
-		     struct cd_err *err);
+CD_WUR int elf_dynamic_read(const struct elf_file *e, struct cd_arena *a, struct elf_dynamic *d,
+			    struct cd_err *err);
 
 /* Every .dynsym entry but the null one, with GNU versions when the version
  * sections are sound. *out is an arena array; CD_ENOENT without .dynsym. */
-int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out, size_t *n,
-		struct cd_err *err);
+CD_WUR int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out,
+		       size_t *n, struct cd_err *err);
 
 /* "x86_64", "aarch64", ...; "machine-N" style text goes to buf for others. */
 const char *elf_machine_name(uint16_t machine, char *buf, size_t cap);

@@ -16,16 +16,6 @@ struct vtab {
 	uint32_t n;
 };
 
-static int find_type(const struct elf_file *e, uint32_t type, struct elf_shdr *sh)
-{
-	uint32_t i;
-
-	for (i = 1; i < e->shnum; i++)
-		if (elf_shdr_get(e, i, sh) == 0 && sh->type == type)
-			return 0;
-	return CD_ENOENT;
-}
-
 static int linked_strtab(const struct elf_file *e, const struct elf_shdr *sh, struct cd_span *out)
 {
 	struct elf_shdr st;
@@ -89,8 +79,8 @@ static void walk_versions(const struct elf_file *e, const struct elf_shdr *sh, i
 static void versions_load(const struct elf_file *e, struct cd_arena *a, struct vtab *v)
 {
 	struct elf_shdr def, need;
-	int has_def = find_type(e, ELF_SHT_GNU_VERDEF, &def) == 0;
-	int has_need = find_type(e, ELF_SHT_GNU_VERNEED, &need) == 0;
+	int has_def = elf_section_by_type(e, ELF_SHT_GNU_VERDEF, &def) == 0;
+	int has_need = elf_section_by_type(e, ELF_SHT_GNU_VERNEED, &need) == 0;
 	uint32_t max = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -159,7 +149,7 @@ int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **o
 
 	*out = NULL;
 	*n = 0;
-	if (find_type(e, ELF_SHT_DYNSYM, &sh))
+	if (elf_section_by_type(e, ELF_SHT_DYNSYM, &sh))
 		return CD_ENOENT;
 	if (sh.entsize != want)
 		return err_set(err, CD_EFORMAT, ".dynsym entry size %llu, expected %llu",
@@ -172,8 +162,8 @@ int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **o
 			       (unsigned long long)count, ELF_MAX_SYMBOLS);
 	if (count < 2)
 		return 0;
-	if (find_type(e, ELF_SHT_GNU_VERSYM, &vs) == 0 && elf_section_data(e, &vs, &versym) == 0 &&
-	    versym.n / 2 >= count)
+	if (elf_section_by_type(e, ELF_SHT_GNU_VERSYM, &vs) == 0 &&
+	    elf_section_data(e, &vs, &versym) == 0 && versym.n / 2 >= count)
 		versions_load(e, a, &v);
 	else {
 		memset(&v, 0, sizeof(v));

@@ -15,16 +15,10 @@
 
 #include <string.h>
 
+/* A field in the object's byte order (core/span.h's reader). */
 static uint64_t rd(const struct elfhash *h, struct cd_span s, uint64_t off, unsigned size)
 {
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(s.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | s.p[off + (h->be ? i : size - 1 - i)];
-	return v;
+	return span_uint(s, off, size, h->be);
 }
 
 uint32_t elfhash_gnu(const char *name)
@@ -50,16 +44,6 @@ uint32_t elfhash_sysv(const char *name)
 		h &= ~g;
 	}
 	return h;
-}
-
-static int find_type(const struct elf_file *e, uint32_t type, struct elf_shdr *sh)
-{
-	uint32_t i;
-
-	for (i = 1; i < e->shnum; i++)
-		if (elf_shdr_get(e, i, sh) == 0 && sh->type == type)
-			return 0;
-	return CD_ENOENT;
 }
 
 /* .dynsym (the hash section's sh_link) and its string table. */
@@ -128,9 +112,9 @@ int elfhash_open(const struct elf_file *e, struct elfhash *h, struct cd_err *err
 	memset(h, 0, sizeof(*h));
 	h->is64 = e->is64;
 	h->be = e->be;
-	if (find_type(e, ELF_SHT_GNU_HASH, &hs) == 0)
+	if (elf_section_by_type(e, ELF_SHT_GNU_HASH, &hs) == 0)
 		h->kind = ELFHASH_GNU;
-	else if (find_type(e, ELF_SHT_HASH, &hs) == 0)
+	else if (elf_section_by_type(e, ELF_SHT_HASH, &hs) == 0)
 		h->kind = ELFHASH_SYSV;
 	else
 		return err_set(err, CD_ENOENT, "no .gnu.hash or .hash section");

@@ -38,7 +38,7 @@ struct elfhash {
 
 /* The object's hash table: .gnu.hash when present, else .hash; CD_ENOENT
  * when it has neither (or no section headers). */
-int elfhash_open(const struct elf_file *e, struct elfhash *h, struct cd_err *err);
+CD_WUR int elfhash_open(const struct elf_file *e, struct elfhash *h, struct cd_err *err);
 /* 1 when name is defined in .dynsym (st_shndx != SHN_UNDEF), else 0. */
 int elfhash_defines(const struct elfhash *h, const char *name);
 

@@ -122,13 +122,21 @@ static int walk_entries(const uint8_t *p, size_t n, uint64_t off, uint64_t end, 
 	return 0;
 }
 
-/* The next container header at or after off, on the 8-byte grid the
- * toolkit aligns containers to; n when there is none. */
-static uint64_t next_container(const uint8_t *p, size_t n, uint64_t off)
+uint64_t fatbin_next_container(const uint8_t *p, size_t n, uint64_t off)
 {
 	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC)
 		off = (off + 8) & ~(uint64_t)7;
 	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
+}
+
+int fatbin_container(const uint8_t *p, size_t n, uint64_t at, uint64_t *hsize, uint64_t *fsize)
+{
+	*hsize = span_le0(p, n, at + 6, 2);
+	*fsize = span_le0(p, n, at + 8, 8);
+	return *hsize < FATBIN_HDR_SIZE || !span_ok(n, at, *hsize) ||
+			       !span_ok(n - at - *hsize, 0, *fsize)
+		       ? CD_ERANGE
+		       : 0;
 }
 
 int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
@@ -140,16 +148,13 @@ int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struc
 	if (s)
 		memset(s, 0, sizeof(*s));
 	for (;;) {
-		at = next_container(p, n, off);
+		at = fatbin_next_container(p, n, off);
 		if (s)
 			s->gap_bytes += at - off;
 		if (at >= n)
 			return 0;
-		hsize = span_le0(p, n, at + 6, 2);
-		fsize = span_le0(p, n, at + 8, 8);
 		rc = 0;
-		if (hsize < FATBIN_HDR_SIZE || !span_ok(n, at, hsize) ||
-		    !span_ok(n - at - hsize, 0, fsize))
+		if (fatbin_container(p, n, at, &hsize, &fsize))
 			rc = err_set(err, CD_ERANGE,
 				     "fatbin container at %llu: header %llu + size %llu bytes "
 				     "exceed the %zu-byte section",
@@ -226,6 +231,110 @@ uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
 	if (!budget && s)
 		s->partial = 1;
 	return found;
+}
+
+/* ---- the walk over a stream ------------------------------------------------ */
+
+#define STREAM_CONTAINER_MAX ((uint64_t)1 << 36)
+#define STREAM_ENTRY_HDR_MAX 4096u
+
+void fatbin_stream_init(struct fatbin_stream *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+/* The container ends (broken: at a header that does not check out). A
+ * candidate whose first entry failed is dropped and the search goes on just
+ * past its start, or from avail, the first byte still at hand. */
+static void stream_close(struct fatbin_stream *s, int broken, uint64_t avail)
+{
+	uint64_t at = s->next;
+
+	if (s->checked) {
+		s->cur.containers = 1;
+		s->cur.partial |= broken;
+		fatbin_summary_merge(&s->sum, &s->cur);
+	} else if (broken) {
+		at = s->start + 8 > avail ? s->start + 8 : avail;
+	}
+	s->end = 0;
+	s->next = (at + 7) & ~(uint64_t)7;
+}
+
+/* The header at s->next, in h (at least FATBIN_HDR_SIZE bytes when seeking,
+ * FATBIN_ENTRY_MIN inside a container); bytes from avail on are at hand. */
+static void stream_header(struct fatbin_stream *s, const uint8_t *h, uint64_t avail)
+{
+	struct fatbin_entry e;
+	uint64_t fsize;
+
+	if (!s->end) {
+		fsize = span_le0(h, FATBIN_HDR_SIZE, 8, 8);
+		if (span_le0(h, FATBIN_HDR_SIZE, 0, 4) != FATBIN_MAGIC ||
+		    span_le0(h, FATBIN_HDR_SIZE, 4, 2) != 1 ||
+		    span_le0(h, FATBIN_HDR_SIZE, 6, 2) != FATBIN_HDR_SIZE ||
+		    fsize < FATBIN_ENTRY_MIN || fsize > STREAM_CONTAINER_MAX) {
+			s->next += 8;
+			return;
+		}
+		s->start = s->next;
+		s->end = s->next + FATBIN_HDR_SIZE + fsize;
+		s->next += FATBIN_HDR_SIZE;
+		s->checked = 0;
+		memset(&s->cur, 0, sizeof(s->cur));
+		return;
+	}
+	if (read_entry(h, FATBIN_ENTRY_MIN, 0, s->end - s->next, &e, NULL) ||
+	    e.header_size > STREAM_ENTRY_HDR_MAX) {
+		stream_close(s, 1, avail);
+		return;
+	}
+	account(&s->cur, &e);
+	s->checked = 1;
+	s->next += e.header_size + e.payload_size;
+	if (s->next >= s->end)
+		stream_close(s, 0, avail);
+}
+
+void fatbin_stream_feed(struct fatbin_stream *s, const uint8_t *p, size_t n)
+{
+	while (n) {
+		size_t need = s->end ? FATBIN_ENTRY_MIN : FATBIN_HDR_SIZE, k;
+		if (s->off < s->next) {
+			uint64_t skip = s->next - s->off;
+			k = skip < n ? (size_t)skip : n;
+		} else if (!s->held && n >= need) {
+			stream_header(s, p, s->off); /* in place; the skip above moves on */
+			continue;
+		} else {
+			k = need - s->held < n ? need - s->held : n;
+			memcpy(s->hold + s->held, p, k);
+			s->held += k;
+		}
+		p += k;
+		n -= k;
+		s->off += k;
+		if (s->held == need) {
+			uint64_t at = s->off - need;
+			uint8_t again[FATBIN_ENTRY_MIN];
+			s->held = 0;
+			stream_header(s, s->hold, at);
+			if (s->next < s->off && s->next >= at) {
+				/* the search goes on inside the held bytes: feed them
+				 * again (at most 64 bytes, each time further on) */
+				size_t keep = (size_t)(s->off - s->next);
+				memcpy(again, s->hold + (need - keep), keep);
+				s->off = s->next;
+				fatbin_stream_feed(s, again, keep);
+			}
+		}
+	}
+}
+
+void fatbin_stream_end(struct fatbin_stream *s)
+{
+	if (s->end)
+		stream_close(s, 1, s->off);
 }
 
 static void merge_set(uint32_t *dst, size_t *nd, const uint32_t *src, size_t ns)

@@ -64,11 +64,19 @@ struct fatbin_summary {
 /* Called for each entry; a non-zero return stops the walk and is returned. */
 typedef int (*fatbin_entry_fn)(const struct fatbin_entry *ent, void *ctx);
 
+/* The next container header at or after off, on the 8-byte grid the
+ * toolkit aligns containers to; n when there is none. */
+uint64_t fatbin_next_container(const uint8_t *p, size_t n, uint64_t off);
+/* The header and payload sizes of the container at at; CD_ERANGE when the
+ * header is short or the two run past p[0, n). */
+CD_WUR int fatbin_container(const uint8_t *p, size_t n, uint64_t at, uint64_t *hsize,
+			    uint64_t *fsize);
 /* Walk every container in p[0..n). s (optional) is filled as entries pass. */
-int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s,
-		struct cd_err *err);
+CD_WUR int fatbin_walk(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		       struct fatbin_summary *s, struct cd_err *err);
 /* fatbin_walk with only the summary. */
-int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s, struct cd_err *err);
+CD_WUR int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s,
+			    struct cd_err *err);
 
 /* Find containers embedded in other data (a library's .rodata or .ldata):
  * the magic at any offset, and a container counts only if its header and
@@ -79,6 +87,29 @@ uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
 		     struct fatbin_summary *s);
 /* Add the counts and arch sets of src to dst. */
 void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src);
+
+/* The walk over a stream (a library inflating out of a zip member): the
+ * bytes are fed in order, in chunks of any size, and never stored. A
+ * container is looked for at each 8-byte aligned offset of the stream (a
+ * .nv_fatbin section is 8-byte aligned in its file) with the checks of
+ * fatbin_scan (version 1, a 16-byte header, entry headers of 64 to 4096
+ * bytes that fit); its entries are accounted as they pass and their payloads
+ * skipped. A container whose first entry does not check out is dropped; one
+ * that breaks later keeps what was read (sum.partial). */
+struct fatbin_stream {
+	uint64_t off;	     /* bytes fed */
+	uint64_t next;	     /* where the next header starts */
+	uint64_t start, end; /* the container being walked; end 0 while seeking */
+	int checked;	     /* its first entry checked out */
+	size_t held;
+	uint8_t hold[FATBIN_ENTRY_MIN]; /* a header split between two chunks */
+	struct fatbin_summary cur, sum;
+};
+
+void fatbin_stream_init(struct fatbin_stream *s);
+void fatbin_stream_feed(struct fatbin_stream *s, const uint8_t *p, size_t n);
+/* The stream ended: a container still open is partial. */
+void fatbin_stream_end(struct fatbin_stream *s);
 
 /* "sm_90a", "compute_100f", "lto_80" for a key of the given kind. */
 void fatbin_arch_name(int kind, uint32_t key, char *buf, size_t cap);

@@ -129,8 +129,7 @@ static int rd_value(struct rd *r, uint32_t t, struct gguf_kv *kv, int depth)
 	r->pos += scalar_size[t];
 	if (!kv || t == GGUF_T_FLOAT32 || t == GGUF_T_FLOAT64)
 		return 0;
-	for (size_t k = scalar_size[t]; k-- > 0;)
-		u = (u << 8) | v.p[k];
+	u = span_uint(v, 0, (unsigned)scalar_size[t], 0);
 	if (t == GGUF_T_BOOL && u > 1)
 		return err_set(r->err, CD_EFORMAT, "boolean value %llu is neither 0 nor 1",
 			       (unsigned long long)u);

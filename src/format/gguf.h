@@ -77,14 +77,14 @@ struct gguf_file {
 };
 
 /* ggml type name and block geometry; 0 when the type id is unknown. */
-int gguf_type_info(uint32_t type, const char **name, uint32_t *block, uint32_t *type_size);
+CD_WUR int gguf_type_info(uint32_t type, const char **name, uint32_t *block, uint32_t *type_size);
 
 /* p holds the first n bytes of a file of file_size bytes. */
-int gguf_parse(const uint8_t *p, size_t n, uint64_t file_size, struct cd_arena *a,
-	       struct gguf_file *out, struct cd_err *err);
+CD_WUR int gguf_parse(const uint8_t *p, size_t n, uint64_t file_size, struct cd_arena *a,
+		      struct gguf_file *out, struct cd_err *err);
 
 /* A key/value by key, or NULL; an integer value by key (0) or CD_ENOENT. */
 const struct gguf_kv *gguf_get(const struct gguf_file *g, const char *key);
-int gguf_get_u64(const struct gguf_file *g, const char *key, uint64_t *out);
+CD_WUR int gguf_get_u64(const struct gguf_file *g, const char *key, uint64_t *out);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/span.h"
 #include "core/str.h"
 #include "format/jitparse.h"
 
@@ -102,15 +103,14 @@ static int classify(const char *l, size_t len, struct jp_diag *d)
 size_t jp_build_log(const uint8_t *p, size_t n, struct jp_diag *out, size_t max)
 {
 	size_t pos = 0, count = 0, k, others = 0;
+	struct cd_span ln;
 
-	while (pos < n && count < max) {
-		const char *l = (const char *)p + pos;
-		const uint8_t *nl = memchr(p + pos, '\n', n - pos);
-		size_t len = nl ? (size_t)(nl - (p + pos)) : n - pos;
+	while (count < max && span_line(p, n, &pos, 0, &ln)) {
+		const char *l = (const char *)ln.p;
+		size_t len = ln.n;
 		struct jp_diag d;
 		int dup = 0;
 
-		pos += len + (nl ? 1 : 0);
 		if (!classify(l, len, &d))
 			continue;
 		if (d.kind == JP_D_OTHER_ERROR && ++others > 4)

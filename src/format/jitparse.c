@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/span.h"
 #include "core/str.h"
 
 struct line {
@@ -22,18 +23,15 @@ struct line {
 	size_t len;
 };
 
+/* The next line without its "\n" / "\r\n" (core/span.h's splitter). */
 static int next_line(const uint8_t *p, size_t n, size_t *pos, struct line *l)
 {
-	const uint8_t *nl;
+	struct cd_span s;
 
-	if (*pos >= n)
+	if (!span_line(p, n, pos, 1, &s))
 		return 0;
-	l->s = p + *pos;
-	nl = memchr(l->s, '\n', n - *pos);
-	l->len = nl ? (size_t)(nl - l->s) : n - *pos;
-	*pos += l->len + (nl ? 1 : 0);
-	if (l->len && l->s[l->len - 1] == '\r')
-		l->len--;
+	l->s = s.p;
+	l->len = s.n;
 	return 1;
 }
 

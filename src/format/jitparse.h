@@ -11,11 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 /* Result of jp_py_assign beyond 0 (a string was found) and CD_ENOENT. */
 #define JP_NONE 1 /* the name is assigned None */
 
 /* A top-level `NAME = 'str'` or `NAME: Optional[str] = "str"` (or None). */
-int jp_py_assign(const uint8_t *p, size_t n, const char *name, char *out, size_t cap);
+CD_WUR int jp_py_assign(const uint8_t *p, size_t n, const char *name, char *out, size_t cap);
 
 enum jp_pyval { JP_V_STR, JP_V_TRUE, JP_V_FALSE, JP_V_NONE, JP_V_NUM, JP_V_OTHER };
 
@@ -25,25 +27,25 @@ enum jp_pyval { JP_V_STR, JP_V_TRUE, JP_V_FALSE, JP_V_NONE, JP_V_NUM, JP_V_OTHER
  * nested values are reported as JP_V_OTHER. cb returns nonzero to stop.
  * 0 when the dict was found (even empty), CD_ENOENT when VAR is absent,
  * CD_EFORMAT when the literal is malformed (what was read is reported). */
-int jp_py_dict(const uint8_t *p, size_t n, const char *var,
-	       int (*cb)(const char *key, enum jp_pyval kind, const char *val, void *ctx),
-	       void *ctx);
+CD_WUR int jp_py_dict(const uint8_t *p, size_t n, const char *var,
+		      int (*cb)(const char *key, enum jp_pyval kind, const char *val, void *ctx),
+		      void *ctx);
 
 /* The first `KEY<sep>VALUE` line (spaces around sep trimmed, one level of
  * matching quotes removed). sep is '=' for pyvenv.cfg, os-release and
  * build.ninja. 0 or CD_ENOENT. */
-int jp_kv(const uint8_t *p, size_t n, const char *key, char sep, char *out, size_t cap);
+CD_WUR int jp_kv(const uint8_t *p, size_t n, const char *key, char sep, char *out, size_t cap);
 
 /* DeepSpeed op_builder/builder.py: the CUDA majors listed in
  * `cuda_minor_mismatch_ok = {10: [...], 11: [...], ...}` as a bit mask. */
-int jp_ds_minor_ok(const uint8_t *p, size_t n, uint32_t *mask);
+CD_WUR int jp_ds_minor_ok(const uint8_t *p, size_t n, uint32_t *mask);
 
 /* `nvcc --version`: "release 13.0, V13.0.88" -> "13.0.88" (or "13.0"). */
-int jp_nvcc_version(const uint8_t *p, size_t n, char *out, size_t cap);
+CD_WUR int jp_nvcc_version(const uint8_t *p, size_t n, char *out, size_t cap);
 /* `gcc -dumpfullversion -dumpversion` output: the first "N[.N[.N]]". */
-int jp_compiler_version(const uint8_t *p, size_t n, char *out, size_t cap);
+CD_WUR int jp_compiler_version(const uint8_t *p, size_t n, char *out, size_t cap);
 /* "python3.12" somewhere in s (e.g. an -isystem path): "3.12". */
-int jp_find_python_version(const uint8_t *p, size_t n, char *out, size_t cap);
+CD_WUR int jp_find_python_version(const uint8_t *p, size_t n, char *out, size_t cap);
 
 /* What a failed nvcc / host compiler / linker run said. */
 enum jp_diag_kind {

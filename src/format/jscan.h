@@ -24,20 +24,20 @@ struct jscan {
 
 void jscan_init(struct jscan *j, const uint8_t *p, size_t n, struct cd_err *err);
 /* 0 when all n bytes are valid UTF-8 (no overlongs, no surrogates). */
-int jscan_utf8_ok(const uint8_t *p, size_t n);
+CD_WUR int jscan_utf8_ok(const uint8_t *p, size_t n);
 /* Skip whitespace; the next byte, or -1 at the end. */
 int jscan_peek(struct jscan *j);
 /* Consume the byte c (after whitespace), else CD_EFORMAT. */
-int jscan_expect(struct jscan *j, char c);
+CD_WUR int jscan_expect(struct jscan *j, char c);
 /* After whitespace: consume c and return 1 if it is next, else 0. */
 int jscan_accept(struct jscan *j, char c);
 /* A string value into the arena (NUL-terminated); *len excludes the NUL. */
-int jscan_string(struct jscan *j, struct cd_arena *a, const char **out, size_t *len);
+CD_WUR int jscan_string(struct jscan *j, struct cd_arena *a, const char **out, size_t *len);
 /* A non-negative integer without sign, fraction or exponent that fits 64 bits. */
-int jscan_u64(struct jscan *j, uint64_t *out);
+CD_WUR int jscan_u64(struct jscan *j, uint64_t *out);
 /* Skip one value of any type, iteratively, at most JSCAN_DEPTH_MAX deep. */
-int jscan_skip(struct jscan *j);
+CD_WUR int jscan_skip(struct jscan *j);
 /* Only whitespace may remain. */
-int jscan_end(struct jscan *j);
+CD_WUR int jscan_end(struct jscan *j);
 
 #endif

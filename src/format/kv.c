@@ -133,24 +133,18 @@ static int decode_line(const uint8_t *s, size_t n, char key[KV_KEY_MAX], char va
 
 int kv_next(struct kv_reader *r, char key[KV_KEY_MAX], char val[KV_VAL_MAX])
 {
-	const uint8_t *line, *nl;
-	size_t len;
+	struct cd_span l;
 	int rc;
 
 	key[0] = val[0] = '\0';
-	if (r->off >= r->n)
+	rc = span_line(r->p, r->n, &r->off, 0, &l);
+	if (!rc)
 		return 0;
-	line = r->p + r->off;
-	nl = memchr(line, '\n', r->n - r->off);
-	if (!nl) {
-		/* An unterminated last line: the writer was cut off. */
-		r->off = r->n;
+	if (rc == 2) { /* an unterminated last line: the writer was cut off */
 		r->bad++;
 		return CD_EFORMAT;
 	}
-	len = (size_t)(nl - line);
-	r->off += len + 1;
-	rc = len > KV_LINE_MAX ? CD_EFORMAT : decode_line(line, len, key, val);
+	rc = l.n > KV_LINE_MAX ? CD_EFORMAT : decode_line(l.p, l.n, key, val);
 	if (rc) {
 		key[0] = val[0] = '\0';
 		r->bad++;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define KV_KEY_MAX  64	 /* including the NUL */
 #define KV_VAL_MAX  1024 /* decoded, including the NUL */
 #define KV_LINE_MAX 4200 /* longest encoded line a reader accepts */
@@ -29,6 +31,6 @@ struct kv_reader {
 void kv_reader_init(struct kv_reader *r, const uint8_t *p, size_t n);
 /* Decode the next line: 1 with key and val filled, 0 at the end, CD_EFORMAT
  * for a malformed or unterminated line (it is skipped; call again). */
-int kv_next(struct kv_reader *r, char key[KV_KEY_MAX], char val[KV_VAL_MAX]);
+CD_WUR int kv_next(struct kv_reader *r, char key[KV_KEY_MAX], char val[KV_VAL_MAX]);
 
 #endif

@@ -25,16 +25,10 @@
 #define NEW_HDR	    48u
 #define NEW_ENTRY   24u
 
+/* A field in the cache's byte order (core/span.h's reader). */
 static uint64_t rd(const struct ldc_cache *c, uint64_t off, unsigned size)
 {
-	uint64_t v = 0;
-	unsigned i;
-
-	if (!span_ok(c->s.n, off, size))
-		return 0;
-	for (i = 0; i < size; i++)
-		v = (v << 8) | c->s.p[off + (c->be ? i : size - 1 - i)];
-	return v;
+	return span_uint(c->s, off, size, c->be);
 }
 
 static int is_new_at(const uint8_t *p, size_t n, uint64_t off)

@@ -61,15 +61,15 @@ struct ldc_entry {
 	uint64_t hwcap;
 };
 
-int ldc_parse(const uint8_t *p, size_t n, struct ldc_cache *c, struct cd_err *err);
-int ldc_entry_get(const struct ldc_cache *c, uint32_t i, struct ldc_entry *out);
+CD_WUR int ldc_parse(const uint8_t *p, size_t n, struct ldc_cache *c, struct cd_err *err);
+CD_WUR int ldc_entry_get(const struct ldc_cache *c, uint32_t i, struct ldc_entry *out);
 
 /* The loader's choice for soname among entries whose flags equal want
  * (ldc_flags_for), in file order. Entries for glibc-hwcaps subdirectories
  * are skipped and counted in *hwcaps_skipped (optional): which one the
  * loader takes depends on the CPU. CD_ENOENT when there is none. */
-int ldc_lookup(const struct ldc_cache *c, const char *soname, int32_t want, struct ldc_entry *out,
-	       unsigned *hwcaps_skipped);
+CD_WUR int ldc_lookup(const struct ldc_cache *c, const char *soname, int32_t want,
+		      struct ldc_entry *out, unsigned *hwcaps_skipped);
 
 /* The flags glibc's loader accepts for objects of this ELF machine / class
  * (_DL_CACHE_DEFAULT_ID); -1 when cuda-doctor does not know the ABI. For

@@ -10,14 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 /* A banner is shorter than this, so windows that overlap by it see every one. */
 #define LIBCVER_OVERLAP 512
 
-int libcver_scan(const uint8_t *p, size_t n, char *out, size_t cap);
+CD_WUR int libcver_scan(const uint8_t *p, size_t n, char *out, size_t cap);
 /* "x86_64", "aarch64", "ppc64le", ...; the uname -m spelling. */
-int libcver_elf_arch(const uint8_t *p, size_t n, const char **arch);
+CD_WUR int libcver_elf_arch(const uint8_t *p, size_t n, const char **arch);
 /* A file name "libc-2.31.so" (the library before glibc 2.34 merged its
  * versioned name into libc.so.6) -> "2.31". */
-int libcver_from_name(const char *name, char *out, size_t cap);
+CD_WUR int libcver_from_name(const char *name, char *out, size_t cap);
 
 #endif

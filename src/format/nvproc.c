@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/span.h"
 
 #define LINE_MAX_LEN 4096
 
@@ -72,13 +73,12 @@ int nvproc_parse(const uint8_t *p, size_t n, struct nvproc_version *out)
 {
 	static const char tag[] = "NVRM version:";
 	size_t off = 0;
+	struct cd_span l;
 
 	memset(out, 0, sizeof(*out));
-	while (off < n) {
-		const uint8_t *line = p + off, *nl = memchr(line, '\n', n - off);
-		size_t len = nl ? (size_t)(nl - line) : n - off;
-		const uint8_t *km;
-		off += len + (nl ? 1 : 0);
+	while (span_line(p, n, &off, 0, &l)) {
+		const uint8_t *line = l.p, *km;
+		size_t len = l.n;
 		if (len < sizeof(tag) - 1 || memcmp(line, tag, sizeof(tag) - 1))
 			continue;
 		if (len > LINE_MAX_LEN)

@@ -9,11 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 struct nvproc_version {
 	char version[32]; /* "580.159.04" */
 	int open;	  /* 1: open kernel module, 0: proprietary */
 };
 
-int nvproc_parse(const uint8_t *p, size_t n, struct nvproc_version *out);
+CD_WUR int nvproc_parse(const uint8_t *p, size_t n, struct nvproc_version *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/span.h"
 
 /* Decode the value in [p, e) (one line) into out. Returns the decoded length,
  * or -1 when the line is malformed or the value does not fit. */
@@ -53,21 +54,18 @@ static long decode(const uint8_t *p, const uint8_t *e, char *out, size_t cap)
 int osrel_get(const uint8_t *p, size_t n, const char *key, char *out, size_t cap)
 {
 	size_t klen = strlen(key), off = 0;
+	struct cd_span l;
 	int found = 0, toolong = 0;
 	char tmp[1024];
 
 	if (!cap || n > OSREL_MAX_BYTES)
 		return CD_ENOENT;
-	while (off < n) {
-		const uint8_t *line = p + off, *nl = memchr(line, '\n', n - off);
-		const uint8_t *e = nl ? nl : p + n;
+	while (span_line(p, n, &off, 1, &l)) {
+		const uint8_t *line = l.p, *e = l.p + l.n;
 		long got;
 
-		off = (size_t)(e - p) + (nl ? 1 : 0);
 		while (line < e && (*line == ' ' || *line == '\t'))
 			line++;
-		if (e > line && e[-1] == '\r')
-			e--;
 		if ((size_t)(e - line) <= klen || memcmp(line, key, klen) || line[klen] != '=')
 			continue;
 		got = decode(line + klen + 1, e, tmp, sizeof(tmp));

@@ -12,8 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define OSREL_MAX_BYTES ((size_t)64 << 10) /* bigger files are not os-release */
 
-int osrel_get(const uint8_t *p, size_t n, const char *key, char *out, size_t cap);
+CD_WUR int osrel_get(const uint8_t *p, size_t n, const char *key, char *out, size_t cap);
 
 #endif

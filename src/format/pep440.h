@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define PEP440_INPUT_MAX   256 /* longest version or specifier text accepted */
 #define PEP440_RELEASE_MAX 20  /* release components ("1.2.3" has 3) */
 #define PEP440_LOCAL_MAX   64  /* bytes of the normalised local label */
@@ -33,7 +35,7 @@ struct pep440_version {
 };
 
 /* Parse a version (surrounding white space allowed, a leading 'v' allowed). */
-int pep440_parse(const char *p, size_t n, struct pep440_version *out);
+CD_WUR int pep440_parse(const char *p, size_t n, struct pep440_version *out);
 /* Total order of PEP 440 ("1.0.dev0" < "1.0a1" < "1.0" < "1.0+x" < "1.0.post1"). */
 int pep440_cmp(const struct pep440_version *a, const struct pep440_version *b);
 /* Normalised text ("1!2.0rc1.post2.dev3+ubuntu.1"); returns the length it
@@ -73,9 +75,9 @@ enum pep440_prerelease {
 };
 
 /* One clause: operator, optional white space, version (">= 1.0"). */
-int pep440_spec_parse(const char *p, size_t n, struct pep440_spec *out);
+CD_WUR int pep440_spec_parse(const char *p, size_t n, struct pep440_spec *out);
 /* Comma-separated clauses; empty input is the empty set (matches anything). */
-int pep440_specset_parse(const char *p, size_t n, struct pep440_specset *out);
+CD_WUR int pep440_specset_parse(const char *p, size_t n, struct pep440_specset *out);
 const char *pep440_op_str(enum pep440_op op);
 /* 1 when v satisfies the clause / every clause, else 0. */
 int pep440_spec_contains(const struct pep440_spec *s, const struct pep440_version *v,

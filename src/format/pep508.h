@@ -50,10 +50,11 @@ struct pep508_env {
 	int extra_unknown; /* compare `extra` as unknown (which extras were asked for) */
 };
 
-int pep508_parse(const char *p, size_t n, struct pep508_req *out, struct cd_err *err);
+CD_WUR int pep508_parse(const char *p, size_t n, struct pep508_req *out, struct cd_err *err);
 /* Check a marker's syntax alone (env NULL) or evaluate it. Returns PEP508_*,
  * or CD_EFORMAT / CD_ERANGE for a marker that does not parse. */
-int pep508_marker_eval(const char *p, size_t n, const struct pep508_env *env, struct cd_err *err);
+CD_WUR int pep508_marker_eval(const char *p, size_t n, const struct pep508_env *env,
+			      struct cd_err *err);
 /* Evaluate the marker of a parsed requirement (PEP508_TRUE when it has none). */
 int pep508_req_applies(const struct pep508_req *r, const char *text, const struct pep508_env *env);
 /* PEP 503 name normalisation: lower case, runs of "-_." become "-".

@@ -10,12 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
+
 #define RECORD_PATH_MAX 4096
 #define RECORD_ROWS_MAX (1u << 20)
 
 /* fn returns non-zero to stop; record_each then returns that value.
  * *skipped (optional) counts rows that could not be read. */
 typedef int (*record_fn)(const char *path, size_t len, void *ctx);
-int record_each(const uint8_t *p, size_t n, record_fn fn, void *ctx, size_t *skipped);
+CD_WUR int record_each(const uint8_t *p, size_t n, record_fn fn, void *ctx, size_t *skipped);
 
 #endif

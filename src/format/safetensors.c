@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/span.h"
+#include "core/vec.h"
 #include "format/jscan.h"
 
 /* Element widths from safetensors' Dtype::bitsize (tensor.rs, 0.6+). */
@@ -67,19 +68,11 @@ struct tlist {
 
 static struct st_tensor *tlist_push(struct tlist *l)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct st_tensor *nv;
-		if (cap > ST_TENSORS_MAX)
-			cap = ST_TENSORS_MAX;
-		if (l->n >= cap)
-			return NULL;
-		nv = realloc(l->v, cap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		l->v = nv;
-		l->cap = cap;
-	}
+	struct st_tensor *v = vec_grow(NULL, l->v, &l->cap, l->n, sizeof(*v), 64, ST_TENSORS_MAX);
+
+	if (!v)
+		return NULL;
+	l->v = v;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	return &l->v[l->n++];
 }

@@ -48,12 +48,12 @@ unsigned st_dtype_bits(const char *name, int *is_float);
 /* From the first bytes of a file of file_size bytes (n >= 8), the header length
  * N. CD_ERANGE when the file cannot hold 8 + N bytes, CD_EFORMAT when N exceeds
  * ST_HEADER_MAX. */
-int st_header_len(const uint8_t *p, size_t n, uint64_t file_size, uint64_t *len,
-		  struct cd_err *err);
+CD_WUR int st_header_len(const uint8_t *p, size_t n, uint64_t file_size, uint64_t *len,
+			 struct cd_err *err);
 
 /* Parse and validate the header. p holds at least the first 8 + N bytes of the
  * file; file_size is the size of the whole file. */
-int st_parse(const uint8_t *p, size_t n, uint64_t file_size, struct cd_arena *a,
-	     struct st_file *out, struct cd_err *err);
+CD_WUR int st_parse(const uint8_t *p, size_t n, uint64_t file_size, struct cd_arena *a,
+		    struct st_file *out, struct cd_err *err);
 
 #endif

@@ -13,6 +13,7 @@
 #include "format/fatbin.h"
 #include "kb/compat.h"
 #include "kb/kb.h"
+#include "kb/torchrel.h"
 
 static int tegra(unsigned arch)
 {
@@ -177,45 +178,41 @@ static int better(const struct archcov_pick *a, const struct archcov_pick *b)
 static int pick(const char *torch_version, int cc_major, int cc_minor, int driver_cuda,
 		int any_arch, struct archcov_pick *out)
 {
-	struct kb_tsv *t = malloc(sizeof(*t));
+	char rels[TORCHREL_RELEASES_MAX][8];
+	struct torchrel_variant v[TORCHREL_VARIANTS_MAX];
 	struct archcov_pick cand, best;
-	uint32_t sass[64], ptx[64];
-	size_t ns, np;
 	char rel[16] = "";
+	size_t nr, nv, i, k;
 	int found = 0;
 
-	if (!t || kb_tsv_open(t, "torch_cuda.tsv")) {
-		free(t);
+	if (torchrel_releases(rels, TORCHREL_RELEASES_MAX, &nr))
 		return CD_ENOENT;
-	}
 	if (torch_version)
 		release_of(torch_version, rel, sizeof(rel));
 	memset(&best, 0, sizeof(best));
-	while (kb_tsv_next(t)) {
-		const char *tv = kb_tsv_get(t, "torch_version"),
-			   *var = kb_tsv_get(t, "cuda_variant");
-		const char *cu = kb_tsv_get(t, "cuda_version");
-		const char *al = kb_tsv_get(t, "torch_cuda_arch_list_linux_x86_64");
-		if (!tv || !var || !cu || !al || !*var)
+	for (i = 0; i < nr; i++) {
+		if (torchrel_variants(rels[i], v, TORCHREL_VARIANTS_MAX, &nv))
 			continue;
-		archcov_parse_list(al, sass, &ns, ptx, &np, 64);
-		if (!any_arch &&
-		    archcov_covers(sass, ns, ptx, np, cc_major, cc_minor, NULL) == ARCHCOV_NONE)
-			continue;
-		memset(&cand, 0, sizeof(cand));
-		str_copy(cand.torch, sizeof(cand.torch), tv);
-		str_copy(cand.variant, sizeof(cand.variant), var);
-		str_copy(cand.cuda, sizeof(cand.cuda), cu);
-		snprintf(cand.archs, sizeof(cand.archs), "%.*s", (int)strcspn(al, " "), al);
-		cand.same_release = rel[0] && !strcmp(rel, tv);
-		cand.driver_ok = driver_ok(cu, driver_cuda);
-		if (any_arch && (!cand.same_release || cand.driver_ok < 2))
-			continue;
-		if (!found || better(&cand, &best))
-			best = cand;
-		found = 1;
+		for (k = 0; k < nv; k++) {
+			if (!any_arch &&
+			    (!v[k].arch_known ||
+			     archcov_covers(v[k].sass, v[k].n_sass, v[k].ptx, v[k].n_ptx, cc_major,
+					    cc_minor, NULL) == ARCHCOV_NONE))
+				continue;
+			memset(&cand, 0, sizeof(cand));
+			str_copy(cand.torch, sizeof(cand.torch), v[k].release);
+			str_copy(cand.variant, sizeof(cand.variant), v[k].variant);
+			str_copy(cand.cuda, sizeof(cand.cuda), v[k].cuda);
+			str_copy(cand.archs, sizeof(cand.archs), v[k].archs);
+			cand.same_release = rel[0] && !strcmp(rel, v[k].release);
+			cand.driver_ok = driver_ok(v[k].cuda, driver_cuda);
+			if (any_arch && (!cand.same_release || cand.driver_ok < 2))
+				continue;
+			if (!found || better(&cand, &best))
+				best = cand;
+			found = 1;
+		}
 	}
-	free(t);
 	if (!found)
 		return CD_ENOENT;
 	*out = best;

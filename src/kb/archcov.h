@@ -5,7 +5,8 @@
  * one); an `a` cubin only on exactly A.B; an `f` cubin within its family at
  * >= A.B; PTX compute_AB is JIT-compiled for any CC >= A.B (`a` PTX exactly,
  * `f` PTX within the family). And which official torch wheel covers a CC,
- * from data/torch_cuda.tsv's arch lists, and which compute capabilities an
+ * from data/torch_cuda.tsv's arch lists (read through kb/torchrel.h; the
+ * install line of `fix` is check/install.h's), and which compute capabilities an
  * nvcc can build for (data/gpu_arch.tsv). Pure functions; nothing allocates;
  * the table is read on each call into caller storage. */
 #ifndef CD_ARCHCOV_H
@@ -13,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/err.h"
 
 enum archcov { ARCHCOV_NONE = 0, ARCHCOV_PTX, ARCHCOV_SASS };
 
@@ -49,10 +52,11 @@ struct archcov_pick {
  * cudaDriverGetVersion-style (13000), <= 0 unknown. Prefers the installed
  * release, then variants the driver supports, then the newest CUDA; else the
  * newest release that covers the CC. CD_ENOENT when no row covers it. */
-int archcov_pick_torch(const char *torch_version, int cc_major, int cc_minor, int driver_cuda,
-		       struct archcov_pick *out);
+CD_WUR int archcov_pick_torch(const char *torch_version, int cc_major, int cc_minor,
+			      int driver_cuda, struct archcov_pick *out);
 /* The newest variant of torch_version's release whose CUDA the driver
  * supports (for driver-too-old); CD_ENOENT when none. */
-int archcov_pick_for_driver(const char *torch_version, int driver_cuda, struct archcov_pick *out);
+CD_WUR int archcov_pick_for_driver(const char *torch_version, int driver_cuda,
+				   struct archcov_pick *out);
 
 #endif

@@ -10,7 +10,6 @@
  *    (cuda-compat, data-center GPUs only). */
 #include "kb/compat.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -57,40 +56,37 @@ static int major_of(const char *s)
 	return n && !strcmp(s, ".x") ? v : -1;
 }
 
+static int load_row(const struct kb_tsv *t, void *ctx)
+{
+	const char *ver = kb_tsv_get(t, "cuda_version"), *kind = kb_tsv_get(t, "kind");
+	const char *drv = kb_tsv_get(t, "min_driver_linux"), *src = kb_tsv_get(t, "source");
+	struct compat_row *r = &rows[n_rows];
+	size_t vl;
+
+	(void)ctx;
+	if (!ver || !kind || !drv || parse_driver(drv, r->driver, sizeof(r->driver)))
+		return 0;
+	vl = strlen(ver);
+	r->minor = !strcmp(kind, "minor_compat");
+	if (r->minor && vl >= 3 && !strcmp(ver + vl - 2, ".x"))
+		r->cuda = major_of(ver) * 1000; /* "12.x" -> 12000 */
+	else if (!r->minor && !strcmp(kind, "toolkit"))
+		r->cuda = ver_cuda_int(ver);
+	else
+		return 0;
+	if (r->cuda <= 0)
+		return 0;
+	str_copy(r->source, sizeof(r->source), src ? src : "");
+	return ++n_rows == COMPAT_ROWS_MAX;
+}
+
 static void load(void)
 {
-	struct kb_tsv *t;
-
 	if (loaded)
 		return;
 	loaded = 1;
-	t = malloc(sizeof(*t)); /* 33 KiB of line buffers: not on the stack */
-	if (!t || kb_tsv_open(t, "driver_cuda.tsv") != 0) {
-		free(t);
-		return;
-	}
-	while (kb_tsv_next(t) && n_rows < COMPAT_ROWS_MAX) {
-		const char *ver = kb_tsv_get(t, "cuda_version"), *kind = kb_tsv_get(t, "kind");
-		const char *drv = kb_tsv_get(t, "min_driver_linux"), *src = kb_tsv_get(t, "source");
-		struct compat_row *r = &rows[n_rows];
-		size_t vl;
-
-		if (!ver || !kind || !drv || parse_driver(drv, r->driver, sizeof(r->driver)))
-			continue;
-		vl = strlen(ver);
-		r->minor = !strcmp(kind, "minor_compat");
-		if (r->minor && vl >= 3 && !strcmp(ver + vl - 2, ".x"))
-			r->cuda = major_of(ver) * 1000; /* "12.x" -> 12000 */
-		else if (!r->minor && !strcmp(kind, "toolkit"))
-			r->cuda = ver_cuda_int(ver);
-		else
-			continue;
-		if (r->cuda <= 0)
-			continue;
-		str_copy(r->source, sizeof(r->source), src ? src : "");
-		n_rows++;
-	}
-	free(t);
+	/* Not embedded or out of memory: no rows, and every answer is unknown. */
+	(void)!kb_tsv_each("driver_cuda.tsv", load_row, NULL);
 }
 
 int compat_toolkit_min_driver(int cuda, char *out, size_t cap, const char **source)
@@ -163,9 +159,13 @@ enum compat_verdict compat_check(int runtime_cuda, int driver_cuda, const char *
 	memset(out, 0, sizeof(*out));
 	if (runtime_cuda <= 0 || driver_cuda <= 0)
 		return out->verdict = COMPAT_UNKNOWN;
-	compat_toolkit_min_driver(runtime_cuda, out->toolkit_min, sizeof(out->toolkit_min),
-				  &out->toolkit_source);
-	compat_minor_min_driver(rmaj, out->minor_min, sizeof(out->minor_min), &out->minor_source);
+	/* No row (or one that does not fit): "", which the verdicts read as unknown. */
+	if (compat_toolkit_min_driver(runtime_cuda, out->toolkit_min, sizeof(out->toolkit_min),
+				      &out->toolkit_source) != 0)
+		out->toolkit_min[0] = '\0';
+	if (compat_minor_min_driver(rmaj, out->minor_min, sizeof(out->minor_min),
+				    &out->minor_source) != 0)
+		out->minor_min[0] = '\0';
 	if (runtime_cuda <= driver_cuda)
 		return out->verdict = COMPAT_OK;
 	if (rmaj != dmaj || !out->minor_min[0])

@@ -10,14 +10,16 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 #define COMPAT_DRIVER_MAX 24
 
 /* Minimum Linux driver of the CUDA X.Y toolkit (its GA release, the lowest
  * of its rows): 12040 -> "550.54.14". */
-int compat_toolkit_min_driver(int cuda, char *out, size_t cap, const char **source);
+CD_WUR int compat_toolkit_min_driver(int cuda, char *out, size_t cap, const char **source);
 /* Minimum Linux driver with which any X.* runtime runs through minor-version
  * compatibility: 12 -> "525.60.13". CUDA 10 and older have none. */
-int compat_minor_min_driver(int major, char *out, size_t cap, const char **source);
+CD_WUR int compat_minor_min_driver(int major, char *out, size_t cap, const char **source);
 /* Highest CUDA X.Y whose toolkit minimum the driver meets, -1 if none:
  * "535.104.05" -> 12020. */
 int compat_max_cuda(const char *driver_version);

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 #define DEVFILES_ROWS_MAX 64
 #define DEVFILES_NAME_MAX 48
 #define DEVFILES_PKG_MAX  64
@@ -47,7 +49,7 @@ const struct devfiles_row *devfiles_find(const char *file);
 /* The package of kind pm that installs the row's file for CUDA major.minor
  * ("libcusparse-dev-{MAJ}-{MIN}" -> "libcusparse-dev-12-4"). 0; CD_ENOENT when
  * the row names none; CD_ERANGE when it does not fit in cap. */
-int devfiles_package(const struct devfiles_row *r, enum devfiles_pm pm, int major, int minor,
-		     char *out, size_t cap);
+CD_WUR int devfiles_package(const struct devfiles_row *r, enum devfiles_pm pm, int major, int minor,
+			    char *out, size_t cap);
 
 #endif

@@ -3,7 +3,6 @@
  * and callers compare as numbers ("10.0" after "9.0"). */
 #include "kb/gpuarch.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
@@ -40,50 +39,41 @@ static enum gpuarch_answer answer(const char *cell)
 	return GPUARCH_UNKNOWN; /* blank: the source does not say */
 }
 
-static void load_arch(struct kb_tsv *t)
+static int arch_row(const struct kb_tsv *t, void *ctx)
 {
-	if (kb_tsv_open(t, "gpu_arch.tsv"))
-		return;
-	while (kb_tsv_next(t) && n_arch < ARCH_ROWS_MAX) {
-		const char *cc = kb_tsv_get(t, "compute_capability");
-		struct arch_row *r = &arch[n_arch];
-		if (!cc || (r->cc = ver_cuda_int(cc)) <= 0 ||
-		    str_copy(r->name, sizeof(r->name), cc) >= sizeof(r->name))
-			continue;
-		r->has[GPUARCH_BF16] = answer(kb_tsv_get(t, "bf16_hw"));
-		r->has[GPUARCH_FP8] = answer(kb_tsv_get(t, "fp8_hw"));
-		n_arch++;
-	}
+	const char *cc = kb_tsv_get(t, "compute_capability");
+	struct arch_row *r = &arch[n_arch];
+
+	(void)ctx;
+	if (!cc || (r->cc = ver_cuda_int(cc)) <= 0 ||
+	    str_copy(r->name, sizeof(r->name), cc) >= sizeof(r->name))
+		return 0;
+	r->has[GPUARCH_BF16] = answer(kb_tsv_get(t, "bf16_hw"));
+	r->has[GPUARCH_FP8] = answer(kb_tsv_get(t, "fp8_hw"));
+	return ++n_arch == ARCH_ROWS_MAX;
 }
 
-static void load_kernels(struct kb_tsv *t)
+static int kernel_row(const struct kb_tsv *t, void *ctx)
 {
-	if (kb_tsv_open(t, "kernel_arch.tsv"))
-		return;
-	while (kb_tsv_next(t) && n_kernels < KERNEL_ROWS_MAX) {
-		const char *k = kb_tsv_get(t, "kernel"), *cc = kb_tsv_get(t, "min_cc");
-		struct kernel_row *r = &kernels[n_kernels];
-		if (!k || !*k || !cc || (r->cc = ver_cuda_int(cc)) <= 0 ||
-		    str_copy(r->kernel, sizeof(r->kernel), k) >= sizeof(r->kernel))
-			continue;
-		str_copy(r->error, sizeof(r->error), kb_tsv_get(t, "error"));
-		n_kernels++;
-	}
+	const char *k = kb_tsv_get(t, "kernel"), *cc = kb_tsv_get(t, "min_cc");
+	struct kernel_row *r = &kernels[n_kernels];
+
+	(void)ctx;
+	if (!k || !*k || !cc || (r->cc = ver_cuda_int(cc)) <= 0 ||
+	    str_copy(r->kernel, sizeof(r->kernel), k) >= sizeof(r->kernel))
+		return 0;
+	str_copy(r->error, sizeof(r->error), kb_tsv_get(t, "error"));
+	return ++n_kernels == KERNEL_ROWS_MAX;
 }
 
 static void load(void)
 {
-	struct kb_tsv *t;
-
 	if (loaded)
 		return;
 	loaded = 1;
-	t = malloc(sizeof(*t)); /* 33 KiB of line buffers: not on the stack */
-	if (!t)
-		return;
-	load_arch(t);
-	load_kernels(t);
-	free(t);
+	/* Not embedded or out of memory: no rows, and every answer is unknown. */
+	(void)!kb_tsv_each("gpu_arch.tsv", arch_row, NULL);
+	(void)!kb_tsv_each("kernel_arch.tsv", kernel_row, NULL);
 }
 
 static const struct arch_row *first_yes(enum gpuarch_feature f)

@@ -7,6 +7,7 @@
 #ifndef CD_GPUARCH_H
 #define CD_GPUARCH_H
 
+#include "core/err.h"
 enum gpuarch_feature { GPUARCH_BF16 = 0, GPUARCH_FP8 };
 
 enum gpuarch_answer { GPUARCH_UNKNOWN = -1, GPUARCH_NO = 0, GPUARCH_YES = 1 };
@@ -20,6 +21,6 @@ const char *gpuarch_first(enum gpuarch_feature f);
 /* The lowest compute capability kernel runs on ("flash_attention_2" -> 8, 0)
  * and the error its package raises below it (NULL when the table has none).
  * 0, or CD_ENOENT when the kernel has no row. */
-int gpuarch_kernel_floor(const char *kernel, int *major, int *minor, const char **error);
+CD_WUR int gpuarch_kernel_floor(const char *kernel, int *major, int *minor, const char **error);
 
 #endif

@@ -1,9 +1,11 @@
 /* kb: see kb.h. */
 #include "kb/kb.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/err.h"
+#include "core/span.h"
 #include "core/str.h"
 
 const struct kb_file *kb_get(const char *name)
@@ -19,18 +21,11 @@ const struct kb_file *kb_get(const char *name)
 /* Copy the next line into dst (truncating very long lines); returns 0 at end. */
 static int read_line(struct kb_tsv *t, char *dst, size_t cap)
 {
-	const char *p, *nl;
-	size_t n;
+	struct cd_span l;
 
-	if (t->pos >= t->file->len)
+	if (!span_line(t->file->data, t->file->len, &t->pos, 1, &l))
 		return 0;
-	p = (const char *)t->file->data + t->pos;
-	nl = memchr(p, '\n', t->file->len - t->pos);
-	n = nl ? (size_t)(nl - p) : t->file->len - t->pos;
-	t->pos += n + (nl ? 1 : 0);
-	if (n && p[n - 1] == '\r')
-		n--;
-	str_ncopy(dst, cap, p, n);
+	str_ncopy(dst, cap, (const char *)l.p, l.n);
 	t->lineno++;
 	return 1;
 }
@@ -76,6 +71,20 @@ int kb_tsv_next(struct kb_tsv *t)
 	return 0;
 }
 
+int kb_tsv_each(const char *name, kb_row_fn row, void *ctx)
+{
+	struct kb_tsv *t = malloc(sizeof(*t));
+	int rc;
+
+	if (!t)
+		return CD_ENOMEM;
+	rc = kb_tsv_open(t, name);
+	while (!rc && kb_tsv_next(t))
+		rc = row(t, ctx);
+	free(t);
+	return rc;
+}
+
 int kb_tsv_col(const struct kb_tsv *t, const char *name)
 {
 	size_t i;
@@ -93,4 +102,20 @@ const char *kb_tsv_get(const struct kb_tsv *t, const char *name)
 	if (c < 0)
 		return NULL;
 	return (size_t)c < t->nfields ? t->fields[c] : "";
+}
+
+const char *kb_pool_dup(struct kb_pool *pool, const char *s)
+{
+	size_t n;
+	char *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	if (n > pool->cap - pool->len)
+		return NULL;
+	d = pool->p + pool->len;
+	memcpy(d, s, n);
+	pool->len += n;
+	return d;
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 struct kb_file {
 	const char *name;
 	const unsigned char *data;
@@ -34,7 +36,7 @@ struct kb_tsv {
 };
 
 /* 0, or CD_ENOENT when the file is not embedded. */
-int kb_tsv_open(struct kb_tsv *t, const char *name);
+CD_WUR int kb_tsv_open(struct kb_tsv *t, const char *name);
 /* Next data row; 1 when a row was read, 0 at the end. */
 int kb_tsv_next(struct kb_tsv *t);
 /* Index of a header column, or -1. */
@@ -42,5 +44,20 @@ int kb_tsv_col(const struct kb_tsv *t, const char *name);
 /* Field of the current row by column name; "" when the row is short, NULL
  * when the column does not exist. */
 const char *kb_tsv_get(const struct kb_tsv *t, const char *name);
+
+/* Called for each data row; 0 goes on, anything else stops the walk. */
+typedef int (*kb_row_fn)(const struct kb_tsv *t, void *ctx);
+/* Every data row of an embedded table through a reader on the heap (its line
+ * buffers are too large for a stack frame). 0 when every row was read;
+ * CD_ENOENT when the table is not embedded, CD_ENOMEM; else what row
+ * returned to stop. */
+CD_WUR int kb_tsv_each(const char *name, kb_row_fn row, void *ctx);
+/* A fixed pool for tables parsed once into static storage: kb_pool_dup
+ * copies s (NULL or too big for what is left: NULL). Never freed. */
+struct kb_pool {
+	char *p;
+	size_t len, cap;
+};
+CD_WUR const char *kb_pool_dup(struct kb_pool *pool, const char *s);
 
 #endif

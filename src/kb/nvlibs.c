@@ -3,7 +3,6 @@
  * per row. */
 #include "kb/nvlibs.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/str.h"
@@ -22,32 +21,29 @@ static struct nvlibs_row rows[NVLIBS_ROWS_MAX];
 static size_t n_rows;
 static int loaded;
 
+static int load_row(const struct kb_tsv *t, void *ctx)
+{
+	const char *stem = kb_tsv_get(t, "stem"), *major = kb_tsv_get(t, "cuda_major");
+	struct nvlibs_row *r = &rows[n_rows];
+
+	(void)ctx;
+	if (!stem || !*stem || str_copy(r->stem, sizeof(r->stem), stem) >= sizeof(r->stem))
+		return 0;
+	if (major && *major && str_to_int(major, 1, 99, &r->cuda_major))
+		return 0;
+	if (str_copy(r->wheel, sizeof(r->wheel), kb_tsv_get(t, "wheel")) >= sizeof(r->wheel))
+		return 0;
+	r->stem_len = strlen(r->stem);
+	return ++n_rows == NVLIBS_ROWS_MAX;
+}
+
 static void load(void)
 {
-	struct kb_tsv *t;
-
 	if (loaded)
 		return;
 	loaded = 1;
-	t = malloc(sizeof(*t)); /* 33 KiB of line buffers: not on the stack */
-	if (!t || kb_tsv_open(t, "nvidia_libs.tsv")) {
-		free(t);
-		return;
-	}
-	while (kb_tsv_next(t) && n_rows < NVLIBS_ROWS_MAX) {
-		const char *stem = kb_tsv_get(t, "stem"), *major = kb_tsv_get(t, "cuda_major");
-		struct nvlibs_row *r = &rows[n_rows];
-		if (!stem || !*stem || str_copy(r->stem, sizeof(r->stem), stem) >= sizeof(r->stem))
-			continue;
-		if (major && *major && str_to_int(major, 1, 99, &r->cuda_major))
-			continue;
-		if (str_copy(r->wheel, sizeof(r->wheel), kb_tsv_get(t, "wheel")) >=
-		    sizeof(r->wheel))
-			continue;
-		r->stem_len = strlen(r->stem);
-		n_rows++;
-	}
-	free(t);
+	/* Not embedded or out of memory: no rows, no library is NVIDIA's. */
+	(void)!kb_tsv_each("nvidia_libs.tsv", load_row, NULL);
 }
 
 int nvlibs_is_nvidia(const char *base)

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
 #include "format/archlist.h"
 
 #define TORCHARCH_MAX 64 /* names, entries and renames of one release */
@@ -28,7 +29,7 @@ struct torcharch_rules {
  * NULL or a version that is not one: the newest rules of the tables.
  * CD_ENOENT when that torch predates every row (cpp_extension did not read
  * TORCH_CUDA_ARCH_LIST then). */
-int torcharch_rules(const char *torch_version, struct torcharch_rules *out);
+CD_WUR int torcharch_rules(const char *torch_version, struct torcharch_rules *out);
 
 /* The releases of torch that accept an entry (without "+PTX"). */
 struct torcharch_span {
@@ -40,6 +41,6 @@ struct torcharch_span {
 };
 
 /* The latest span of arch in the tables; CD_ENOENT when no release has it. */
-int torcharch_span(const char *arch, struct torcharch_span *out);
+CD_WUR int torcharch_span(const char *arch, struct torcharch_span *out);
 
 #endif

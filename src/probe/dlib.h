@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <stddef.h>
 
+#include "core/err.h"
+
 struct dlib_sym {
 	const char *name;
 	const char *fallback; /* older name with the same signature, or NULL */
@@ -24,23 +26,23 @@ struct dlib {
 /* dlopen(name) with RTLD_NOW | RTLD_LOCAL; a bare SONAME goes through the
  * loader's own search (LD_LIBRARY_PATH, ld.so.cache, default directories).
  * 0, or -1 with d->error set. */
-int dlib_open(struct dlib *d, const char *name);
+CD_WUR int dlib_open(struct dlib *d, const char *name);
 /* Resolve each table entry into fns[i] (NULL when neither name exists).
  * Returns 0, or -1 with *missing naming the first required symbol absent. */
-int dlib_bind(const struct dlib *d, const struct dlib_sym *t, size_t n, void **fns,
-	      const char **missing);
+CD_WUR int dlib_bind(const struct dlib *d, const struct dlib_sym *t, size_t n, void **fns,
+		     const char **missing);
 
 /* The start of every isolated driver query (isolate.h): stage "dlopen",
  * dlib_open, dlib_bind, each outcome emitted to o ("dlerror", or
  * "loaded_as" and "path", then "missing", or one "absent" per optional
  * symbol not found). 0 when fns are bound; -1 when the query has to stop. */
 struct iso_out;
-int dlib_load_emit(struct iso_out *o, struct dlib *d, const char *name, const struct dlib_sym *t,
-		   size_t n, void **fns);
+CD_WUR int dlib_load_emit(struct iso_out *o, struct dlib *d, const char *name,
+			  const struct dlib_sym *t, size_t n, void **fns);
 
 /* "580.159.04" from ".../libcuda.so.580.159.04": the numeric X.Y[.Z] after
  * ".so." whose first component has at least three digits; 0 or -1. */
-int dlib_file_version(const char *path, char *out, size_t cap);
+CD_WUR int dlib_file_version(const char *path, char *out, size_t cap);
 /* 1 when path lies in a directory named "stubs" (CUDA toolkit link stubs). */
 int dlib_is_stub_path(const char *path);
 

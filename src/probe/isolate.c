@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -41,6 +42,11 @@ static int64_t now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t iso_now_us(void)
+{
+	return now_us();
 }
 
 const char *iso_status_name(enum iso_status s)
@@ -109,6 +115,18 @@ void iso_stage(struct iso_out *o, const char *name)
 	iso_flush(o);
 }
 
+/* The deadline is stored before the stage record is written, so the parent,
+ * woken by the record, already sees the new budget (CLOCK_MONOTONIC is one
+ * clock for every process). */
+void iso_step(struct iso_out *o, const char *name, int budget_ms)
+{
+	if (o->step_deadline)
+		__atomic_store_n(o->step_deadline,
+				 budget_ms > 0 ? now_us() + (int64_t)budget_ms * 1000 : 0,
+				 __ATOMIC_SEQ_CST);
+	iso_stage(o, name);
+}
+
 void iso_linef(struct iso_out *o, const char *fmt, ...)
 {
 	char line[4096];
@@ -154,6 +172,18 @@ static enum iso_output output_of(const struct iso_job *j)
 	return j->fn ? j->output : ISO_LOG;
 }
 
+/* In the child: fd `to` becomes the file at path; a file that cannot be
+ * opened leaves `to` as it was (/dev/null, or the pipe). */
+static void redirect(const char *path, int flags, int to)
+{
+	int fd = open(path, flags | O_CLOEXEC | O_NOCTTY, 0600);
+
+	if (fd < 0)
+		return;
+	dup2(fd, to);
+	close(fd);
+}
+
 /* Own process group, default signals, stdin from /dev/null, stdout and
  * stderr to /dev/null or into the pipe (wfd), the other jobs' ends closed.
  * Returns the pipe's descriptor, moved above stderr if it was not. */
@@ -188,9 +218,13 @@ static int child_setup(struct iso_job *jobs, size_t n, size_t me, pid_t parent, 
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0)
 		dup2(null, STDIN_FILENO);
+	if (j->stdin_path)
+		redirect(j->stdin_path, O_RDONLY, STDIN_FILENO);
 	if (log) {
 		dup2(wfd, STDOUT_FILENO);
 		dup2(wfd, STDERR_FILENO);
+		if (j->stderr_path)
+			redirect(j->stderr_path, O_WRONLY | O_CREAT | O_TRUNC, STDERR_FILENO);
 	} else if (null >= 0) {
 		dup2(null, STDOUT_FILENO);
 		if (!j->keep_stderr)
@@ -212,6 +246,7 @@ __attribute__((noreturn)) static void child_run(struct iso_job *jobs, size_t n, 
 		iso_exec(j->argv, j->envp, j->cwd, "cannot execute ");
 	memset(&o, 0, sizeof(o));
 	o.fd = wfd;
+	o.step_deadline = j->watch;
 	j->fn(&o, j->arg);
 	iso_flush(&o);
 	_exit(o.exit_code & 0xff);
@@ -373,13 +408,36 @@ static void kill_reap(struct iso_job *j, enum iso_status why, size_t max, int64_
 	j->code = 0;
 }
 
+/* Kill the jobs whose current step overran its own deadline; the earliest
+ * step deadline still ahead, or `deadline` when that comes first. */
+static int64_t step_deadlines(struct iso_job *jobs, size_t n, int64_t deadline, size_t max,
+			      int64_t t0)
+{
+	int64_t now = now_us();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct iso_job *j = &jobs[i];
+		int64_t d = j->watch ? __atomic_load_n(j->watch, __ATOMIC_SEQ_CST) : 0;
+		if (j->pid <= 0 || d <= 0)
+			continue;
+		if (d <= now) {
+			kill_reap(j, ISO_TIMEOUT, max, t0);
+			j->step_expired = 1;
+		} else if (d < deadline) {
+			deadline = d;
+		}
+	}
+	return deadline;
+}
+
 /* One poll round over the running jobs; 0 when none is left. */
 static int poll_round(struct iso_job *jobs, size_t n, int64_t deadline, size_t max, int64_t t0)
 {
 	struct pollfd pfd[ISO_JOBS_MAX];
 	size_t owner[ISO_JOBS_MAX], i, k, nfds = 0;
 	int tick = 0, running = 0, ms;
-	int64_t left;
+	int64_t left, wake = step_deadlines(jobs, n, deadline, max, t0);
 
 	for (i = 0; i < n; i++) {
 		struct iso_job *j = &jobs[i];
@@ -403,6 +461,8 @@ static int poll_round(struct iso_job *jobs, size_t n, int64_t deadline, size_t m
 	left = deadline - now_us();
 	if (left <= 0)
 		return 0;
+	if (wake < deadline)
+		left = wake - now_us() > 0 ? wake - now_us() : 0;
 	ms = (int)((left + 999) / 1000);
 	if (tick && ms > 1)
 		ms = 1;
@@ -418,6 +478,39 @@ static int poll_round(struct iso_job *jobs, size_t n, int64_t deadline, size_t m
 	return 1;
 }
 
+static void unshare_watch(struct iso_batch *b, struct iso_job *jobs, size_t n)
+{
+	size_t i;
+
+	if (!b->watch)
+		return;
+	for (i = 0; i < n; i++)
+		jobs[i].watch = NULL;
+	munmap(b->watch, n * sizeof(int64_t));
+	b->watch = NULL;
+}
+
+/* One shared, zeroed word per job for the step deadlines; without it (mmap
+ * failed) only the batch deadline applies. */
+static void share_watch(struct iso_batch *b, struct iso_job *jobs, size_t n)
+{
+	void *m;
+	size_t i, want = 0;
+
+	for (i = 0; i < n; i++)
+		want |= (size_t)(jobs[i].step_deadlines != 0);
+	if (!want)
+		return;
+	m = mmap(NULL, n * sizeof(int64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		 0);
+	if (m == MAP_FAILED)
+		return;
+	b->watch = m;
+	for (i = 0; i < n; i++)
+		if (jobs[i].step_deadlines)
+			jobs[i].watch = &b->watch[i];
+}
+
 int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeout_ms,
 		  size_t max_bytes, struct cd_err *err)
 {
@@ -425,6 +518,7 @@ int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeo
 
 	b->jobs = jobs;
 	b->n = 0;
+	b->watch = NULL;
 	if (n == 0 || n > ISO_JOBS_MAX)
 		return err_set(err, CD_EINTERNAL, "isolate_run: %zu jobs", n);
 	b->max_bytes = max_bytes ? max_bytes : ISO_MAX_BYTES_DEFAULT;
@@ -439,14 +533,19 @@ int isolate_start(struct iso_batch *b, struct iso_job *jobs, size_t n, int timeo
 		jobs[i].pid = jobs[i].rfd = jobs[i].pidfd = -1;
 		jobs[i].elapsed_us = 0;
 		jobs[i].error[0] = '\0';
+		jobs[i].step_expired = 0;
+		jobs[i].watch = NULL;
 		buf_init(&jobs[i].out, b->max_bytes);
 	}
+	share_watch(b, jobs, n);
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < n; i++)
 		started += start(jobs, n, i) == 0;
-	if (!started)
+	if (!started) {
+		unshare_watch(b, jobs, n);
 		return err_set(err, CD_EIO, "cannot start an isolated child: %s", jobs[0].error);
+	}
 	b->n = n;
 	return 0;
 }
@@ -462,6 +561,7 @@ void isolate_wait(struct iso_batch *b)
 	for (i = 0; i < b->n; i++)
 		if (b->jobs[i].pid > 0)
 			kill_reap(&b->jobs[i], ISO_TIMEOUT, b->max_bytes, b->t0);
+	unshare_watch(b, b->jobs, b->n);
 	b->n = 0;
 }
 

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "core/err.h"
 #include "core/opts.h"
 #include "explain/scan.h"
 
@@ -24,9 +25,9 @@ struct xr_opts {
 
 /* A fix/title/explanation template with {fact} replaced by the diagnosis'
  * facts ({{ and }} are literal braces; an unknown fact stays as <name>). */
-const char *xr_expand(struct xs_result *r, const struct xs_diag *d, const char *tmpl);
-json_t *xr_json(struct xs_result *r, const struct xr_opts *o);
-int xr_render(FILE *out, struct xs_result *r, const struct xr_opts *o);
+CD_WUR const char *xr_expand(struct xs_result *r, const struct xs_diag *d, const char *tmpl);
+CD_WUR json_t *xr_json(struct xs_result *r, const struct xr_opts *o);
+CD_WUR int xr_render(FILE *out, struct xs_result *r, const struct xr_opts *o);
 /* 1 when some diagnosis has error severity. */
 int xr_has_error(const struct xs_result *r);
 

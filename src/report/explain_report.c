@@ -18,14 +18,15 @@ const char *xr_expand(struct xs_result *r, const struct xs_diag *d, const char *
 	struct cd_buf b;
 	const char *p = t;
 	char *s;
+	int rc = 0;
 
 	if (!t || !strchr(t, '{'))
 		return t;
 	buf_init(&b, 16384);
-	while (*p) {
+	while (*p && !rc) {
 		const char *e;
 		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
-			buf_putc(&b, *p);
+			rc = buf_putc(&b, *p);
 			p += 2;
 		} else if (*p == '{' && (e = strchr(p, '}')) != NULL) {
 			char name[64];
@@ -33,15 +34,16 @@ const char *xr_expand(struct xs_result *r, const struct xs_diag *d, const char *
 			snprintf(name, sizeof(name), "%.*s", (int)(e - p - 1), p + 1);
 			v = xs_fact(d, name);
 			if (v)
-				buf_puts(&b, v);
+				rc = buf_puts(&b, v);
 			else
-				buf_printf(&b, "<%s>", name);
+				rc = buf_printf(&b, "<%s>", name);
 			p = e + 1;
 		} else {
-			buf_putc(&b, *p++);
+			rc = buf_putc(&b, *p++);
 		}
 	}
-	s = arena_strdup(&r->arena, b.p ? b.p : "");
+	/* Past the cap: the template as written rather than a text cut short. */
+	s = rc ? NULL : arena_strdup(&r->arena, b.p ? b.p : "");
 	buf_free(&b);
 	return s ? s : t;
 }
@@ -364,11 +366,13 @@ int xr_render(FILE *out, struct xs_result *r, const struct xr_opts *o)
 	json_t *j;
 	int rc;
 
-	if (o->format == CD_FMT_JSON) {
+	if (o->format == CD_FMT_JSON || o->format == CD_FMT_HTML) {
 		j = xr_json(r, o);
 		if (!j)
 			return CD_ENOMEM;
-		rc = json_print(out, j);
+		rc = o->format == CD_FMT_JSON
+			     ? json_print(out, j)
+			     : html_print(out, j, o->command ? o->command : "explain");
 		json_decref(j);
 		return rc;
 	}

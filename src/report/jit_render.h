@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "check/jit/jit.h"
+#include "core/err.h"
 #include "report/render.h"
 
 struct jit_report {
@@ -20,7 +21,7 @@ struct jit_report {
 	const struct cd_findings *fs;
 };
 
-json_t *jit_json(const struct jit_report *r);
+CD_WUR json_t *jit_json(const struct jit_report *r);
 void jit_text(const struct cd_render *out, const struct jit_report *r);
 void jit_markdown(const struct cd_render *out, const struct jit_report *r);
 

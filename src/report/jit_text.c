@@ -7,6 +7,7 @@
 
 #include "check/jit/jit.h"
 #include "report/color.h"
+#include "report/fix_render.h"
 #include "report/jit_render.h"
 
 static const char *u(const char *s)
@@ -264,6 +265,7 @@ void jit_text(const struct cd_render *o, const struct jit_report *r)
 		smoke(o, r);
 	}
 	text_findings(o, fs);
+	fix_first_step(o, o->plan);
 }
 
 void jit_markdown(const struct cd_render *o, const struct jit_report *r)
@@ -302,9 +304,10 @@ void jit_markdown(const struct cd_render *o, const struct jit_report *r)
 			fprintf(out, "  ```\n");
 		}
 	}
+	fix_first_step(o, o->plan);
 	j = jit_json(r);
 	fprintf(out, "\n<details><summary>Full report (JSON)</summary>\n\n```json\n");
-	json_print(out, j);
+	(void)!json_print(out, j); /* out of memory: the block stays empty, the report stands */
 	fprintf(out, "```\n\n</details>\n");
 	json_decref(j);
 }

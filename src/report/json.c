@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "format/fatbin.h"
+#include "report/fleet.h"
 #include "report/render.h"
 
 /* Copy s, replacing each byte that does not start a valid UTF-8 sequence
@@ -16,9 +17,10 @@ static json_t *repair_utf8(const char *s)
 	struct cd_buf b;
 	const unsigned char *p = (const unsigned char *)s;
 	json_t *j;
+	int rc = 0;
 
 	buf_init(&b, 0);
-	while (*p) {
+	while (*p && !rc) {
 		size_t n = 0, k;
 		if (*p < 0x80)
 			n = 1;
@@ -38,14 +40,14 @@ static json_t *repair_utf8(const char *s)
 			json_decref(ok);
 		}
 		if (n) {
-			buf_append(&b, p, n);
+			rc = buf_append(&b, p, n);
 			p += n;
 		} else {
-			buf_puts(&b, "\xEF\xBF\xBD");
+			rc = buf_puts(&b, "\xEF\xBF\xBD");
 			p++;
 		}
 	}
-	j = json_string(b.p ? b.p : "");
+	j = rc ? NULL : json_string(b.p ? b.p : "");
 	buf_free(&b);
 	return j;
 }
@@ -387,6 +389,11 @@ json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, cons
 		json_object_set_new(o, "image", j_image(&f->image));
 	json_object_set_new(o, "findings", json_findings(fs));
 	return o;
+}
+
+json_t *json_check_report(const struct cd_facts *f, const struct cd_findings *fs)
+{
+	return fleet_stamp(json_report(f, fs, "check"), f->opts && f->opts->keep_volatile);
 }
 
 int json_print(FILE *out, json_t *root)

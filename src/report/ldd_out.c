@@ -393,6 +393,11 @@ int ldd_render(const struct ldd_out *lo)
 		rc = json_print(stdout, j);
 		json_decref(j);
 		return rc;
+	case CD_FMT_HTML:
+		j = j_report(lo);
+		rc = html_print(stdout, j, "ldd");
+		json_decref(j);
+		return rc;
 	case CD_FMT_MARKDOWN:
 		printf("## cuda-doctor ldd\n\n```text\n");
 		text_out(lo, stdout, 0);

@@ -4,6 +4,7 @@
 #ifndef CD_LDD_OUT_H
 #define CD_LDD_OUT_H
 
+#include "core/err.h"
 #include "core/opts.h"
 #include "probe/loader/cudaarch.h"
 #include "probe/loader/ldresolve.h"
@@ -22,6 +23,6 @@ struct ldd_out {
 /* Needs (DT_NEEDED and dlopen, not preloads) that were not found. */
 size_t ldd_missing(const struct ldd_out *lo);
 /* Print in the format opts asks for; CD_ENOMEM if JSON cannot be built. */
-int ldd_render(const struct ldd_out *lo);
+CD_WUR int ldd_render(const struct ldd_out *lo);
 
 #endif

@@ -8,11 +8,12 @@
 
 #include <jansson.h>
 
+#include "core/err.h"
 #include "facts/facts.h"
 #include "report/render.h"
 
-json_t *libs_json(const struct cd_facts *f);
-json_t *frameworks_json(const struct cd_facts *f);
+CD_WUR json_t *libs_json(const struct cd_facts *f);
+CD_WUR json_t *frameworks_json(const struct cd_facts *f);
 /* Add the library probe's keys to the "torch" object o. */
 void libs_torch_json(const struct cd_facts *f, json_t *o);
 void libs_text(const struct cd_render *r, const struct cd_facts *f);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/str.h"
+#include "report/fix_render.h"
 #include "report/render.h"
 
 static const char *md(const char *s)
@@ -72,9 +73,10 @@ void markdown_report(const struct cd_render *r, const struct cd_facts *f,
 			fprintf(o, "  ```\n");
 		}
 	}
+	fix_first_step(r, r->plan);
 	j = json_report(f, fs, r->command);
 	fprintf(o, "\n<details><summary>Full report (JSON)</summary>\n\n```json\n");
-	json_print(o, j);
+	(void)!json_print(o, j); /* out of memory: the block stays empty, the report stands */
 	fprintf(o, "```\n\n</details>\n");
 	json_decref(j);
 }

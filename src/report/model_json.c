@@ -11,6 +11,7 @@ static const char *source_name(enum md_source s)
 	case MD_SRC_LOCAL: return "local";
 	case MD_SRC_FILE: return "file";
 	case MD_SRC_CACHE: return "cache";
+	case MD_SRC_HUB: return "hub";
 	default: return NULL;
 	}
 }
@@ -39,6 +40,45 @@ static json_t *j_cache(const struct cd_model_facts *m)
 	set(o, "offline", json_tri(m->offline));
 	set(o, "found_in", json_str(m->found_in));
 	set(o, "incomplete_blobs", json_strv(m->incomplete, m->n_incomplete, 1));
+	return o;
+}
+
+/* Present only when the Hub was asked (reports of cached and local models
+ * keep their keys as they were). The token's source, never the token. */
+static json_t *j_hub(const struct md_hub *h)
+{
+	json_t *o = json_object(), *files = json_array(), *dt;
+	size_t i;
+
+	set(o, "state", json_str(md_hub_state_name(h->state)));
+	set(o, "endpoint", json_str(h->endpoint));
+	set(o, "url", json_str(h->url));
+	set(o, "commit", json_str(h->sha));
+	set(o, "http_status", h->status ? json_integer(h->status) : json_null());
+	set(o, "error_code", json_str(h->error_code));
+	set(o, "error", json_str(h->error));
+	set(o, "gated", json_str(h->gated));
+	set(o, "token_source", json_str(h->token_source));
+	set(o, "libcurl", json_str(h->libcurl));
+	for (i = 0; i < h->n_files; i++) {
+		const struct md_hub_file *x = &h->files[i];
+		json_array_append_new(files,
+				      json_pack("{s:o, s:o, s:o, s:o}", "name", json_str(x->name),
+						"size", json_i64(x->size), "fetched_bytes",
+						x->data ? u64(x->len) : json_null(), "error",
+						json_str(x->error)));
+	}
+	set(o, "files", files);
+	set(o, "download_bytes", u64(h->download_bytes));
+	set(o, "api_parameters", h->api_parameters ? u64(h->api_parameters) : json_null());
+	dt = json_array();
+	for (i = 0; i < h->n_api_dtypes; i++)
+		json_array_append_new(dt, json_pack("{s:s, s:o}", "dtype", h->api_dtypes[i].dtype,
+						    "parameters", u64(h->api_dtypes[i].params)));
+	set(o, "api_dtypes", dt);
+	set(o, "requests", u64(h->n_requests));
+	set(o, "bytes_read", u64(h->bytes_read));
+	set(o, "limited", json_boolean(h->limited));
 	return o;
 }
 
@@ -230,6 +270,8 @@ json_t *model_json(const struct cd_facts *f, const struct cd_model_facts *m,
 	set(mo, "file", json_str(m->file));
 	set(mo, "not_found", json_str(m->not_found));
 	set(mo, "cache", j_cache(m));
+	if (m->hub.state != MD_HUB_NOT_ASKED)
+		set(mo, "hub", j_hub(&m->hub));
 	set(mo, "config", j_config(&m->config));
 	set(mo, "transformers", j_tf(&m->tf));
 	set(mo, "tokenizer",

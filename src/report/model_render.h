@@ -7,14 +7,15 @@
 #include <jansson.h>
 
 #include "check/model/model.h"
+#include "core/err.h"
 #include "probe/model/model.h"
 #include "report/render.h"
 
-json_t *model_json(const struct cd_facts *f, const struct cd_model_facts *m,
-		   const struct mp_request *r, const struct cd_model_plan *p,
-		   const struct cd_findings *fs);
-int model_render(const struct cd_render *rd, const struct cd_facts *f,
-		 const struct cd_model_facts *m, const struct mp_request *r,
-		 const struct cd_model_plan *p, const struct cd_findings *fs);
+CD_WUR json_t *model_json(const struct cd_facts *f, const struct cd_model_facts *m,
+			  const struct mp_request *r, const struct cd_model_plan *p,
+			  const struct cd_findings *fs);
+CD_WUR int model_render(const struct cd_render *rd, const struct cd_facts *f,
+			const struct cd_model_facts *m, const struct mp_request *r,
+			const struct cd_model_plan *p, const struct cd_findings *fs);
 
 #endif

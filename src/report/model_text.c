@@ -79,6 +79,20 @@ static void location(const struct cd_render *r, const struct cd_model_facts *m)
 		fprintf(o, "    %s%s%s\n", m->dir, m->file ? "/" : "", m->file ? m->file : "");
 	if (m->not_found)
 		fprintf(o, "    %s\n", m->not_found);
+	if (m->source == MD_SRC_HUB) {
+		char dl[32], rd[32];
+		fprintf(o,
+			"    not cached: planned from the Hub's metadata (%zu files, %s to "
+			"download; "
+			"%zu requests, %s read)%s\n",
+			m->hub.n_files, str_bytes(dl, sizeof(dl), (int64_t)m->hub.download_bytes),
+			m->hub.n_requests, str_bytes(rd, sizeof(rd), (int64_t)m->hub.bytes_read),
+			m->hub.limited ? ", stopped at a bound" : "");
+		if (m->hub.api_parameters && m->hub.api_parameters != m->w.n_params)
+			fprintf(o, "    the Hub's API counts %llu safetensors parameters%s\n",
+				(unsigned long long)m->hub.api_parameters,
+				m->w.params_exact ? ", the headers another number" : "");
+	}
 }
 
 static void config(const struct cd_render *r, const struct cd_model_facts *m,
@@ -123,9 +137,10 @@ static void weights(const struct cd_render *r, const struct cd_model_facts *m)
 
 	for (i = 0; i < w->n_files; i++)
 		bad += w->files[i].state != MD_F_OK;
-	fprintf(r->out, "    %s: %zu file%s (%zu with problems), %s on disk, %zu tensors\n",
+	fprintf(r->out, "    %s: %zu file%s (%zu with problems), %s %s, %zu tensors\n",
 		unk(w->format), w->n_files, w->n_files == 1 ? "" : "s", bad,
-		str_bytes(a, sizeof(a), (int64_t)w->disk_bytes), w->n_tensors);
+		str_bytes(a, sizeof(a), (int64_t)w->disk_bytes),
+		m->source == MD_SRC_HUB ? "on the Hub" : "on disk", w->n_tensors);
 	if (w->n_params)
 		fprintf(r->out, "    %s parameters%s\n", grouped(a, sizeof(a), w->n_params),
 			w->params_exact ? "" : " (incomplete or estimated)");
@@ -233,6 +248,11 @@ int model_render(const struct cd_render *rd, const struct cd_facts *f,
 	case CD_FMT_JSON:
 		j = model_json(f, m, r, p, fs);
 		rc = json_print(rd->out, j);
+		json_decref(j);
+		return rc;
+	case CD_FMT_HTML:
+		j = model_json(f, m, r, p, fs);
+		rc = html_print(rd->out, j, "model");
 		json_decref(j);
 		return rc;
 	case CD_FMT_MARKDOWN: return markdown(rd, f, m, r, p, fs);

@@ -1,7 +1,10 @@
 /* render: dispatch to the renderer the options chose. */
 #include "report/render.h"
 
+#include <string.h>
+
 #include "core/err.h"
+#include "report/prom.h"
 #include "report/sarif.h"
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command)
@@ -12,6 +15,7 @@ void render_init(struct cd_render *r, const struct cd_opts *opts, const char *co
 	r->quiet = opts->quiet;
 	r->verbose = opts->verbose;
 	r->command = command;
+	r->plan = NULL;
 }
 
 int render_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs)
@@ -21,12 +25,19 @@ int render_report(const struct cd_render *r, const struct cd_facts *f, const str
 
 	switch (r->format) {
 	case CD_FMT_JSON:
-		j = json_report(f, fs, r->command);
+		j = strcmp(r->command, "check") ? json_report(f, fs, r->command)
+						: json_check_report(f, fs);
 		rc = json_print(r->out, j);
+		json_decref(j);
+		return rc;
+	case CD_FMT_HTML:
+		j = json_report(f, fs, r->command);
+		rc = html_print(r->out, j, r->command);
 		json_decref(j);
 		return rc;
 	case CD_FMT_MARKDOWN: markdown_report(r, f, fs); return 0;
 	case CD_FMT_SARIF: return sarif_print(r->out, fs, NULL);
+	case CD_FMT_PROMETHEUS: return prom_report(r->out, f, fs);
 	default: text_report(r, f, fs); return 0;
 	}
 }

@@ -9,9 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/err.h"
 #include "core/opts.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
+#include "facts/plan.h"
 
 #define CD_SCHEMA "cuda-doctor.report/1"
 
@@ -22,24 +24,34 @@ struct cd_render {
 	int quiet;
 	int verbose;
 	const char *command; /* "check", ... */
+	/* The plan of the findings (check/fix/plan.h): its first step is printed
+	 * under them (text, Markdown); NULL for none. */
+	const struct cd_plan *plan;
 };
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command);
-int render_report(const struct cd_render *r, const struct cd_facts *f,
-		  const struct cd_findings *fs);
+CD_WUR int render_report(const struct cd_render *r, const struct cd_facts *f,
+			 const struct cd_findings *fs);
 
 /* JSON building blocks: unknown (NULL / CD_UNK / CD_TRI_UNKNOWN) -> null.
  * Strings that are not valid UTF-8 are repaired with U+FFFD. */
-json_t *json_str(const char *s);
-json_t *json_i64(int64_t v);
-json_t *json_tri(enum cd_tri t);
-json_t *json_strv(const char *const *v, size_t n, int known);
+CD_WUR json_t *json_str(const char *s);
+CD_WUR json_t *json_i64(int64_t v);
+CD_WUR json_t *json_tri(enum cd_tri t);
+CD_WUR json_t *json_strv(const char *const *v, size_t n, int known);
 /* Fatbin arch keys of one kind (FATBIN_KIND_*) as names: ["sm_90a", ...]. */
-json_t *json_arch_names(int kind, const uint32_t *keys, size_t n);
-json_t *json_findings(const struct cd_findings *fs);
-json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, const char *command);
+CD_WUR json_t *json_arch_names(int kind, const uint32_t *keys, size_t n);
+CD_WUR json_t *json_findings(const struct cd_findings *fs);
+CD_WUR json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs,
+			   const char *command);
+/* check's report: json_report with the fleet object (report/fleet.h), volatile
+ * keys null unless f->opts asks to keep them. */
+CD_WUR json_t *json_check_report(const struct cd_facts *f, const struct cd_findings *fs);
 /* Print with two-space indentation and a final newline. */
-int json_print(FILE *out, json_t *root);
+CD_WUR int json_print(FILE *out, json_t *root);
+/* A self-contained HTML page of any command's JSON report (html.c): findings
+ * or diagnoses as cards, then every other key; CD_ENOMEM for a NULL root. */
+CD_WUR int html_print(FILE *out, json_t *root, const char *command);
 
 void text_report(const struct cd_render *r, const struct cd_facts *f, const struct cd_findings *fs);
 /* The end of every command's text report: "Findings", each finding (mark

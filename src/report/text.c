@@ -6,6 +6,7 @@
 
 #include "core/str.h"
 #include "report/color.h"
+#include "report/fix_render.h"
 #include "report/render.h"
 
 static enum cd_severity section_worst(const struct cd_findings *fs, const char *section, int *any)
@@ -285,4 +286,5 @@ void text_report(const struct cd_render *r, const struct cd_facts *f, const stru
 		image_section(r, f, fs);
 	}
 	text_findings(r, fs);
+	fix_first_step(r, r->plan);
 }

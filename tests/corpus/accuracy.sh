@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Accuracy of `cuda-doctor explain` on real logs from public issue threads.
 #
-#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test (default: both)
+#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test, test2, test3 (default: all)
 #
 # Each PART/NAME.log has a sidecar PART/NAME.expect with the thread's url, the
 # category the thread established as the root cause and, when the log states
-# it, one key fact (name=value). The test part is frozen (test.sha256) and no
-# signature is ever written from it; signatures are tuned on the tune part.
+# it, one key fact (name=value). The test parts are frozen (test.sha256,
+# test2.sha256, test3.sha256) and no signature is ever written from them;
+# signatures are tuned on the tune part.
 # For each part this prints, per category and in all: logs, the first
 # diagnosis in the right category (top-1), the category among the diagnoses
 # (any), only the diagnosis of last resort `unknown` (unknown), no diagnosis
@@ -23,7 +24,7 @@ if [ "${1:-}" = -v ]; then
 	shift
 fi
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(tune test)
+[ ${#parts[@]} -gt 0 ] || parts=(tune test test2 test3)
 command -v jq >/dev/null || { echo "accuracy: jq is needed" >&2; exit 2; }
 [ -x "$CD" ] || { echo "accuracy: no binary at $CD (set CD_BIN)" >&2; exit 2; }
 tmp=$(mktemp -d)

@@ -20,11 +20,12 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# fake MODE [ARGS...]: `check --json` against the fakes under the fixture root.
+# fake MODE [ARGS...]: `check --json` against the fakes under the fixture root,
+# with --volatile: these tests read every fact the probe gathers, free memory too.
 fake() {
 	local mode=$1
 	shift
-	run env CD_FAKE_MODE="$mode" "$CD" check --json --root "$ROOT" \
+	run env CD_FAKE_MODE="$mode" "$CD" check --json --volatile --root "$ROOT" \
 		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" "$@"
 }
 
@@ -287,6 +288,28 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 	[ "$(driver_errors)" = driver-missing ]
 	[ "$(j .driver.status)" = library-missing ]
 	[[ "$(j .driver.nvml.error)" == *"No such file"* ]]
+}
+
+@test "driver version without NVML: /sys/module/nvidia/version first, then /proc (as uv reads it)" {
+	kmod 550.54.15
+	mkdir -p "$ROOT/sys/module/nvidia"
+	printf '580.95.05\n' >"$ROOT/sys/module/nvidia/version"
+	run "$CD" check --json --root "$ROOT" --nvml-lib "$TMP/none/libnvidia-ml.so.1" \
+		--cuda-lib "$TMP/none/libcuda.so.1"
+	[ "$(j .driver.version)" = 580.95.05 ]
+	[ "$(j .driver.version_source)" = sys-module ]
+	[ "$(j .driver.kernel_module_version)" = 550.54.15 ]
+	# not a version: ignored, /proc answers
+	printf 'garbage\n' >"$ROOT/sys/module/nvidia/version"
+	run "$CD" check --json --root "$ROOT" --nvml-lib "$TMP/none/libnvidia-ml.so.1" \
+		--cuda-lib "$TMP/none/libcuda.so.1"
+	[ "$(j .driver.version)" = 550.54.15 ]
+	[ "$(j .driver.version_source)" = kernel-module ]
+	# NVML, when it answers, wins over both
+	printf '580.95.05\n' >"$ROOT/sys/module/nvidia/version"
+	fake ok
+	[ "$(j .driver.version)" = 570.124.06 ]
+	[ "$(j .driver.version_source)" = nvml ]
 }
 
 @test "no driver on this machine: check says driver-missing quickly" {

@@ -310,7 +310,7 @@ samples() {
 		head -c 10485760 /dev/zero | tr '\0' x
 		printf '\n'
 		for _ in $(seq 20000); do printf '\033[1;31m\033[0m\033[2K\r'; done
-		printf 'ImportError: /x/torch/lib/libtorch_python.so: undefined symbol: _ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t\n'
+		printf 'ImportError: /home/x/DCNv2/_ext.cpython-36m-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC1ENS_14SourceLocationERKSs\n'
 		head -c 10485760 /dev/zero | tr '\0' y
 		printf '\nRuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)\n'
 	} >"$T/mixed"

@@ -192,7 +192,10 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[ "$(jq -r '.[0].severity + " " + .[0].title' <<<"$f")" = \
 		"error torch 2.11.0+cu130 has no kernels for GPU 0 (Tesla T4, compute capability 7.5)" ]
 	[[ "$(jq -r '.[0].evidence | join("\n")' <<<"$f")" == *"libtorch_cuda.so holds sm_80 sm_90"* ]]
-	[[ "$(jq -r '.[0].fix[0]' <<<"$f")" == *"--force-reinstall 'torch==2.11.0' --index-url https://download.pytorch.org/whl/cu130" ]]
+	# the installed cu130 wheel's own fatbin lacks sm_75, so reinstalling it cannot
+	# help: cu126 has it, once the 470 driver is upgraded; 2.5.1 runs on it as it is
+	[[ "$(jq -r '.[0].fix[0]' <<<"$f")" == *"--force-reinstall 'torch==2.11.0' --index-url https://download.pytorch.org/whl/cu126   # after the driver upgrade to >= 560.28.03" ]]
+	[[ "$(jq -r '.[0].fix[1]' <<<"$f")" == *"--force-reinstall 'torch==2.5.1' --index-url https://download.pytorch.org/whl/cu118   # or, on this driver: torch 2.5.1, the newest release it runs" ]]
 	# the 470 driver (CUDA 11.4) cannot run torch's CUDA 13.0 either
 	[ "$(finding driver-too-old <<<"$output" | jq -r '.[0].section + " " + .[0].severity')" = "python error" ]
 }

@@ -15,8 +15,35 @@
  *             and retired pages pending
  *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34)
  *   geforce   1 x NVIDIA GeForce RTX 4090, driver 535.104.05, CUDA 12.2
- * Every GPU has an NVML brand (nvmlDeviceGetBrand): NVIDIA (14) for H100 and
- * H200, Tesla (2) for T4 and V100, GeForce (5) for the RTX 4090. */
+ * and for `probe` (the driver API of fake_cuda.c; NVML as h200 unless said):
+ *   cuinit999   cuInit: CUDA_ERROR_UNKNOWN (999)
+ *   hanginit    cuInit blocks forever (NVML answers)
+ *   hanglaunch  a launched kernel never completes (cuEventQuery: not ready)
+ *   hangcopy    cuMemcpyHtoDAsync_v2 blocks forever
+ *   launchfail  the fill kernel ends with CUDA_ERROR_LAUNCH_FAILED (719)
+ *   badcopy     device-to-host copies return one wrong byte
+ *   crashlaunch cuLaunchKernel dies of SIGSEGV
+ *   nojit       cuModuleLoadDataEx: CUDA_ERROR_JIT_COMPILER_NOT_FOUND (221)
+ *   busy        cuDevicePrimaryCtxRetain: CUDA_ERROR_DEVICE_UNAVAILABLE (46)
+ *   onebad      4 x A100, the third (index 2) hangs in its launch
+ *   mig         1 x A100 with MIG enabled and two instances (MIG-... UUIDs)
+ *   nopeer      as ok (2 x H100) without peer access between them
+ *   badpeer     as ok, and each peer copy flips a bit
+ *   migempty    as mig, with no MIG instance created
+ *   ncclhang    as ok; libnccl's ncclCommInitAll blocks forever (fake_nccl.c)
+ *   ncclfail    as ok; ncclCommInitAll answers ncclSystemError (2)
+ *   ncclwrong   as ok; the all-reduce gets one element wrong
+ * and for `fix` (driver versions and GPUs as uv and the install line see them):
+ *   h100-550  1 x NVIDIA H100 80GB HBM3, driver 550.54.15, CUDA 12.4
+ *   pascal    1 x NVIDIA GeForce GTX 1080 Ti (6.1), driver 580.95.05, CUDA 13.0
+ *   mixed     NVIDIA H100 80GB HBM3 (9.0) + NVIDIA A40 (8.6), driver 580.95.05,
+ *             CUDA 13.0
+ * Every GPU has an NVML brand (nvmlDeviceGetBrand): NVIDIA (14) for H100, H200,
+ * A100 and A40, Tesla (2) for T4 and V100, GeForce (5) for the RTX 4090 and the
+ * GTX 1080 Ti.
+ * No driver at all is no library: tests name --nvml-lib / --cuda-lib paths
+ * that do not exist (dlopen fails as it does without the driver).
+ * CD_FAKE_FREE_MIB sets the free memory cuMemGetInfo reports (default 192). */
 #ifndef CD_FAKE_COMMON_H
 #define CD_FAKE_COMMON_H
 
@@ -40,6 +67,26 @@ enum fake_mode {
 	FM_CRASH,
 	FM_ECC,
 	FM_STUB,
+	FM_CUINIT999,
+	FM_HANGINIT,
+	FM_HANGLAUNCH,
+	FM_HANGCOPY,
+	FM_LAUNCHFAIL,
+	FM_BADCOPY,
+	FM_CRASHLAUNCH,
+	FM_NOJIT,
+	FM_BUSY,
+	FM_ONEBAD,
+	FM_MIG,
+	FM_NOPEER,
+	FM_BADPEER,
+	FM_MIGEMPTY,
+	FM_NCCLHANG,
+	FM_NCCLFAIL,
+	FM_NCCLWRONG,
+	FM_H100_550,
+	FM_PASCAL,
+	FM_MIXED,
 	FM_GEFORCE
 };
 
@@ -85,6 +132,35 @@ static const struct fake_gpu fake_t4[] = {
 	 15109, 0, 0, UNSUPPORTED, 0, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, 2},
 };
 
+static const struct fake_gpu fake_a100[] = {
+	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a100", 0, 0x07, 0, 0x20b210de,
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
+	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a101", 0, 0x0f, 0, 0x20b210de,
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
+	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a102", 0, 0x47, 0, 0x20b210de,
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
+	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a103", 0, 0x4e, 0, 0x20b210de,
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
+};
+
+/* MIG enabled (mig = 1): its instances are fake_migs[]. */
+static const struct fake_gpu fake_a100_mig[] = {
+	{"NVIDIA A100-SXM4-80GB", "GPU-7c1d9e2f-3a4b-4c5d-8e6f-708192a3b4c5", 0, 0x07, 0, 0x20b210de,
+	 8, 0, 81920, 551, 0, 1, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
+};
+
+struct fake_mig {
+	const char *name, *uuid;
+	unsigned gi, ci;
+	unsigned long long total_mib;
+	int sm_count;
+};
+
+static const struct fake_mig fake_migs[] = {
+	{"NVIDIA A100-SXM4-80GB MIG 3g.40gb", "MIG-5b8e1c2d-4f3a-5e6b-9c7d-8e9fa0b1c2d3", 1, 0, 40192, 42},
+	{"NVIDIA A100-SXM4-80GB MIG 3g.40gb", "MIG-6c9f2d3e-5a4b-5f7c-8d9e-9fa0b1c2d3e4", 2, 0, 40192, 42},
+};
+
 static const struct fake_gpu fake_v100[] = {
 	{"Tesla V100-SXM2-32GB", "GPU-9b1c4e7d-2f60-4a83-b5d9-e07c3a68f214", 0, 0x06, 0, 0x1db510de,
 	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, 2},
@@ -96,13 +172,29 @@ static const struct fake_gpu fake_rtx4090[] = {
 	{"NVIDIA GeForce RTX 4090", "GPU-7c2e9a41-0b6d-4f38-a1e5-93d4c8b2f067", 0, 0x01, 0, 0x268410de,
 	 8, 9, 24564, 306, 0, UNSUPPORTED, 0, 0, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, 5},
 };
+static const struct fake_gpu fake_gtx1080ti[] = {
+	{"NVIDIA GeForce GTX 1080 Ti", "GPU-7c2e9a41-0b6d-4f38-a5e1-93d0c4b8f276", 0, 0x01, 0, 0x1b0610de,
+	 6, 1, 11264, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, UNSUPPORTED,
+	 UNSUPPORTED, 5},
+};
+
+static const struct fake_gpu fake_mixed[] = {
+	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
+	{"NVIDIA A40", "GPU-2d8b5f60-4e1a-4c97-8b3e-6a0f7d2c9e15", 0, 0x3b, 0, 0x223510de, 8, 6,
+	 46068, 0, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, 0, 0, 14},
+};
 /* clang-format on */
 
-static enum fake_mode fake_mode(void)
+static inline enum fake_mode fake_mode(void)
 {
-	static const char *const names[] = {"ok",	"h200",	    "old",  "nogpu",
-					    "initfail", "mismatch", "hang", "hangall",
-					    "crash",	"ecc",	    "stub", "geforce"};
+	static const char *const names[] = {
+		"ok",	    "h200",	  "old",      "nogpu",	    "initfail", "mismatch",
+		"hang",	    "hangall",	  "crash",    "ecc",	    "stub",	"cuinit999",
+		"hanginit", "hanglaunch", "hangcopy", "launchfail", "badcopy",	"crashlaunch",
+		"nojit",    "busy",	  "onebad",   "mig",	    "nopeer",	"badpeer",
+		"migempty", "ncclhang",	  "ncclfail", "ncclwrong",  "h100-550", "pascal",
+		"mixed",    "geforce"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 
@@ -112,29 +204,53 @@ static enum fake_mode fake_mode(void)
 	return FM_OK;
 }
 
-static const struct fake_box *fake_box(void)
+static inline const struct fake_box *fake_box(void)
 {
 	static const struct fake_box ok = {"570.124.06", "12.570.124.06", 12080, 1, 2, fake_h100};
 	static const struct fake_box h200 = {"580.159.04", "13.580.159.04", 13000, 1, 1, fake_h200};
 	static const struct fake_box old = {"470.256.02", "11.470.256.02", 11040, 0, 1, fake_t4};
 	static const struct fake_box nogpu = {"570.124.06", "12.570.124.06", 12080, 1, 0, NULL};
 	static const struct fake_box ecc = {"535.183.01", "12.535.183.01", 12020, 1, 2, fake_v100};
+	static const struct fake_box a100 = {"570.124.06", "12.570.124.06", 12080, 1, 4, fake_a100};
+	static const struct fake_box mig = {"570.124.06", "12.570.124.06", 12080, 1, 1,
+					    fake_a100_mig};
+	static const struct fake_box h100 = {"550.54.15", "12.550.54.15", 12040, 1, 1, fake_h100};
+	static const struct fake_box pascal = {"580.95.05", "13.580.95.05", 13000, 1,
+					       1,	    fake_gtx1080ti};
+	static const struct fake_box mixed = {"580.95.05", "13.580.95.05", 13000, 1, 2, fake_mixed};
 	static const struct fake_box geforce = {"535.104.05", "12.535.104.05", 12020, 1, 1,
 						fake_rtx4090};
 
 	switch (fake_mode()) {
-	case FM_H200: return &h200;
+	case FM_OK:
+	case FM_NOPEER:
+	case FM_BADPEER:
+	case FM_NCCLHANG:
+	case FM_NCCLFAIL:
+	case FM_NCCLWRONG:
+	case FM_INITFAIL:
+	case FM_MISMATCH:
+	case FM_HANG:
+	case FM_HANGALL:
+	case FM_CRASH:
+	case FM_STUB: return &ok;
 	case FM_OLD: return &old;
 	case FM_NOGPU: return &nogpu;
 	case FM_ECC: return &ecc;
+	case FM_ONEBAD: return &a100;
+	case FM_MIG:
+	case FM_MIGEMPTY: return &mig;
+	case FM_H100_550: return &h100;
+	case FM_PASCAL: return &pascal;
+	case FM_MIXED: return &mixed;
 	case FM_GEFORCE: return &geforce;
-	default: return &ok;
+	default: return &h200;
 	}
 }
 
 /* Append the caller's name to $CD_FAKE_TRACE: one write per line, so the
  * lines of the two libraries, queried at the same time, never interleave. */
-static void fake_trace(const char *fn)
+static inline void fake_trace(const char *fn)
 {
 	const char *t = getenv("CD_FAKE_TRACE");
 	char line[128];
@@ -154,13 +270,13 @@ static void fake_trace(const char *fn)
 	close(fd);
 }
 
-static void fake_hang(void)
+static inline void fake_hang(void)
 {
 	for (;;)
 		pause();
 }
 
-static void fake_crash(void)
+static inline void fake_crash(void)
 {
 	/* A real invalid write, not raise(): the address comes from a volatile
 	 * so the compiler cannot turn it into a trap instruction. */

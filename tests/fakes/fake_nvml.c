@@ -46,6 +46,18 @@ static int inited;
 			return NVML_ERROR_UNINITIALIZED;                                           \
 	} while (0)
 
+/* A MIG instance's handle points into fake_migs[]. */
+static const struct fake_mig *mig_of(nvmlDevice_t d)
+{
+	const void *p = d;
+	const struct fake_mig *m = p;
+
+	return fake_mode() == FM_MIG && m >= fake_migs &&
+			       m < fake_migs + sizeof(fake_migs) / sizeof(fake_migs[0])
+		       ? m
+		       : NULL;
+}
+
 static nvmlReturn_t dev_ok(nvmlDevice_t d)
 {
 	const struct fake_box *b = fake_box();
@@ -152,12 +164,16 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevic
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length)
 {
 	ENTER();
+	if (mig_of(d))
+		return put_str(name, length, mig_of(d)->name);
 	return dev_ok(d) ? NVML_ERROR_INVALID_ARGUMENT : put_str(name, length, d->name);
 }
 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t d, char *uuid, unsigned int length)
 {
 	ENTER();
+	if (mig_of(d))
+		return put_str(uuid, length, mig_of(d)->uuid);
 	return dev_ok(d) ? NVML_ERROR_INVALID_ARGUMENT : put_str(uuid, length, d->uuid);
 }
 
@@ -217,6 +233,12 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, nvmlMemory_v
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m)
 {
 	ENTER();
+	if (mig_of(d) && m) {
+		m->total = mig_of(d)->total_mib * MIB;
+		m->used = 0;
+		m->free = m->total;
+		return NVML_SUCCESS;
+	}
 	if (dev_ok(d) || !m)
 		return NVML_ERROR_INVALID_ARGUMENT;
 	m->total = d->total_mib * MIB;
@@ -293,5 +315,106 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t d, unsigned int 
 	*corr = *unc = 0;
 	*pending = (unsigned int)d->remap_pending;
 	*failure = (unsigned int)d->remap_failure;
+	return NVML_SUCCESS;
+}
+
+/* ---- MIG instances, the recovery action, retired pages (probe) -------- */
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t d, unsigned int *count)
+{
+	ENTER();
+	if (dev_ok(d) || !count)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->mig != 1)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*count = 7;
+	return NVML_SUCCESS;
+}
+
+/* Instances at indices 0 and 3: the gaps answer NVML_ERROR_NOT_FOUND. */
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t d, unsigned int i,
+							     nvmlDevice_t *mig)
+{
+	const void *p;
+
+	ENTER();
+	if (dev_ok(d) || !mig || d->mig != 1)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if ((i != 0 && i != 3) || fake_mode() == FM_MIGEMPTY)
+		return 6; /* NVML_ERROR_NOT_FOUND */
+	p = &fake_migs[i == 0 ? 0 : 1];
+	*mig = p;
+	return NVML_SUCCESS;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned int *id)
+{
+	ENTER();
+	if (!mig_of(d) || !id)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*id = mig_of(d)->gi;
+	return NVML_SUCCESS;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned int *id)
+{
+	ENTER();
+	if (!mig_of(d) || !id)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*id = mig_of(d)->ci;
+	return NVML_SUCCESS;
+}
+
+typedef struct {
+	unsigned int fieldId, scopeId;
+	long long timestamp, latencyUsec;
+	int valueType;
+	nvmlReturn_t nvmlReturn;
+	union {
+		double d;
+		unsigned int ui;
+		unsigned long long ull;
+	} value;
+} nvmlFieldValue_t;
+
+/* NVML_FI_DEV_GET_GPU_RECOVERY_ACTION (230): none, except "ecc"'s GPU 1,
+ * which needs a reset. Other fields are not supported here. */
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t d, int n, nvmlFieldValue_t *v)
+{
+	int i;
+
+	ENTER();
+	if (dev_ok(d) || !v || n < 0)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++) {
+		v[i].nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+		if (v[i].fieldId != 230)
+			continue;
+		v[i].nvmlReturn = NVML_SUCCESS;
+		v[i].valueType = 1;
+		v[i].value.ui = d->ecc_aggregate > 0 ? 1 : 0;
+	}
+	return NVML_SUCCESS;
+}
+
+/* cause 0: multiple single-bit errors, 1: double-bit. Pages retire only
+ * before Ampere: NOT_SUPPORTED elsewhere, like the real driver. */
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPages(nvmlDevice_t d, int cause, unsigned int *count,
+						   unsigned long long *addresses)
+{
+	unsigned int have;
+
+	ENTER();
+	if (dev_ok(d) || !count || cause < 0 || cause > 1)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (d->retired_pending == UNSUPPORTED)
+		return NVML_ERROR_NOT_SUPPORTED;
+	have = cause == 1 ? (unsigned)d->ecc_aggregate : 0;
+	if (*count < have) {
+		*count = have;
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	*count = have;
+	(void)addresses;
 	return NVML_SUCCESS;
 }

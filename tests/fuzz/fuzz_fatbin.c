@@ -1,5 +1,6 @@
-/* fuzz_fatbin: the fatbin container/entry walker and the embedded-container
- * scan on arbitrary bytes. */
+/* fuzz_fatbin: the fatbin container/entry walker, the embedded-container
+ * scan and the stream walk (fed in pieces of every size from 1 to 97 bytes)
+ * on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,6 +15,17 @@ static int count(const struct fatbin_entry *e, void *ctx)
 
 	*c += e->header_size;
 	return 0;
+}
+
+static void stream(const uint8_t *p, size_t n, size_t chunk)
+{
+	static struct fatbin_stream st;
+	size_t off;
+
+	fatbin_stream_init(&st);
+	for (off = 0; off < n; off += chunk)
+		fatbin_stream_feed(&st, p + off, off + chunk <= n ? chunk : n - off);
+	fatbin_stream_end(&st);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
@@ -31,5 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
 		fatbin_arch_name(FATBIN_KIND_ELF, s.sass[i], name, sizeof(name));
 	for (i = 0; i < s.n_ptx; i++)
 		fatbin_arch_name(FATBIN_KIND_PTX, s.ptx[i], name, sizeof(name));
+	stream(p, n, n ? (size_t)p[0] % 97 + 1 : 1);
 	return 0;
 }

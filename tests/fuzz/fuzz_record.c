@@ -21,6 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *p, size_t n)
 {
 	size_t skipped;
 
-	record_each(p, n, check, NULL, &skipped);
+	(void)record_each(p, n, check, NULL, &skipped); /* check() traps on a bad row */
 	return 0;
 }

@@ -4,6 +4,7 @@
 #define CD_TEST_CHECK_HELPERS_H
 
 #include <string.h>
+/* cmocka.h comes first, with the headers it needs, in every test file. */
 
 #include "check/check.h"
 #include "facts/facts.h"
@@ -19,7 +20,7 @@ static inline void ctx_init(struct ctx *c)
 {
 	memset(c, 0, sizeof(*c));
 	facts_init(&c->f, NULL);
-	root_init(&c->f.root, NULL, NULL);
+	assert_int_equal(root_init(&c->f.root, NULL, NULL), 0);
 	findings_init(&c->fs, &c->f.arena);
 }
 

@@ -15,8 +15,10 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/span.h"
 #include "core/str.h"
+#include "core/vec.h"
 
 static void span_bounds(void **state)
 {
@@ -44,6 +46,140 @@ static void span_bounds(void **state)
 	/* A string whose NUL is outside the span is rejected. */
 	s.n = 9;
 	assert_int_equal(span_cstr(s, 8, &str, &len), CD_ERANGE);
+}
+
+/* The one integer reader: both byte orders, every width, 0 outside. */
+static void span_reader(void **state)
+{
+	const uint8_t b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09};
+	struct cd_span s = {b, sizeof(b)};
+
+	(void)state;
+	assert_int_equal(span_uint(s, 0, 1, 0), 0x01);
+	assert_int_equal(span_uint(s, 1, 2, 0), 0x0302);
+	assert_int_equal(span_uint(s, 1, 2, 1), 0x0203);
+	assert_int_equal(span_uint(s, 0, 3, 0), 0x030201);
+	assert_int_equal(span_uint(s, 1, 8, 0), 0x0908070605040302ULL);
+	assert_int_equal(span_uint(s, 1, 8, 1), 0x0203040506070809ULL);
+	assert_int_equal(span_uint(s, 2, 8, 0), 0);	     /* one byte past the end */
+	assert_int_equal(span_uint(s, UINT64_MAX, 1, 0), 0); /* no wrap-around */
+	assert_int_equal(span_uint(s, 0, 9, 0), 0);	     /* wider than 64 bits */
+	assert_int_equal(span_uint(s, 0, 0, 0), 0);
+	assert_int_equal(span_le0(b, sizeof(b), 5, 4), 0x09080706);
+	assert_int_equal(span_le0(b, 4, 1, 4), 0);
+}
+
+/* The one growable array: doubling from VEC_FIRST, the cap, overflow, both
+ * storages; a failed growth leaves the array as it was. */
+static void vec_growth(void **state)
+{
+	struct cd_arena a;
+	struct cd_vec v;
+	uint32_t *x, *p = NULL, *g;
+	size_t cap = 0, i;
+
+	(void)state;
+	vec_init(&v, sizeof(uint32_t), 0, 40, NULL);
+	for (i = 0; i < 40; i++) {
+		x = vec_push(&v);
+		assert_non_null(x);
+		assert_int_equal(*x, 0);
+		*x = (uint32_t)i;
+	}
+	assert_int_equal(v.n, 40);
+	assert_int_equal(v.cap, 40); /* 16, 32, then the cap */
+	assert_null(vec_push(&v));
+	assert_int_equal(v.n, 40);
+	assert_int_equal(((uint32_t *)v.p)[39], 39);
+	vec_free(&v);
+	assert_null(v.p);
+
+	arena_init(&a);
+	for (i = 0; i < 100; i++) {
+		g = vec_grow(&a, p, &cap, i, sizeof(*p), 0, 0);
+		assert_non_null(g);
+		p = g;
+		p[i] = (uint32_t)i * 3;
+	}
+	assert_int_equal(cap, 128);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(p[i], i * 3);
+	/* n * size would not fit in size_t: refused, nothing changed. */
+	cap = 4;
+	assert_null(vec_grow(&a, p, &cap, SIZE_MAX / 8, 8, 0, 0));
+	assert_null(vec_grow(&a, p, &cap, 4, SIZE_MAX / 2, 0, 0));
+	assert_int_equal(cap, 4);
+	assert_null(vec_grow(&a, p, &cap, 4, 0, 0, 0));
+	assert_ptr_equal(vec_grow(&a, p, &cap, 3, sizeof(*p), 0, 0), p); /* room already */
+	/* A first size of the caller's, then doubling, the cap still the cap. */
+	p = NULL;
+	cap = 0;
+	p = vec_grow(&a, p, &cap, 0, sizeof(*p), 100, 150);
+	assert_non_null(p);
+	assert_int_equal(cap, 100);
+	p = vec_grow(&a, p, &cap, 100, sizeof(*p), 100, 150);
+	assert_non_null(p);
+	assert_int_equal(cap, 150);
+	assert_null(vec_grow(&a, p, &cap, 150, sizeof(*p), 100, 150));
+	arena_free(&a);
+}
+
+/* The one path join: the root, trailing slashes, the current directory, and
+ * the buffer and arena forms agree. */
+static void path_join(void **state)
+{
+	static const struct {
+		const char *dir, *name, *want;
+	} v[] = {
+		{"/usr/lib", "libc.so.6", "/usr/lib/libc.so.6"},
+		{"/usr/lib/", "libc.so.6", "/usr/lib/libc.so.6"},
+		{"/usr/lib//", "x", "/usr/lib/x"},
+		{"/", "etc", "/etc"},
+		{"///", "etc", "/etc"},
+		{"", "libfoo.so", "libfoo.so"}, /* an empty RUNPATH entry: the current directory */
+		{"lib", "x/y", "lib/x/y"},
+	};
+	struct cd_arena a;
+	char out[64], small[8];
+	size_t i;
+
+	(void)state;
+	arena_init(&a);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(fsu_join(out, sizeof(out), v[i].dir, v[i].name), 0);
+		assert_string_equal(out, v[i].want);
+		assert_string_equal(fsu_path(&a, v[i].dir, v[i].name), v[i].want);
+	}
+	assert_int_equal(fsu_join(small, sizeof(small), "/usr/lib", "libc.so.6"), CD_ERANGE);
+	assert_null(fsu_path(&a, NULL, "x"));
+	assert_null(fsu_path(&a, "/", NULL));
+	arena_free(&a);
+}
+
+/* The one line splitter: "\n" and "\r\n" ends, a last line without one,
+ * empty lines. */
+static void span_lines(void **state)
+{
+	const char *t = "a\r\n\nbc\rd\nlast";
+	struct cd_span l;
+	size_t pos = 0, n = strlen(t);
+
+	(void)state;
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 1);
+	assert_int_equal(l.n, 1);
+	assert_memory_equal(l.p, "a", 1);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 1);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 1);
+	assert_int_equal(l.n, 4); /* a '\r' inside a line stays */
+	assert_memory_equal(l.p, "bc\rd", 4);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 2);
+	assert_memory_equal(l.p, "last", 4);
+	assert_int_equal(pos, n);
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 1, &l), 0);
+	pos = 0;
+	assert_int_equal(span_line((const uint8_t *)t, n, &pos, 0, &l), 1);
+	assert_int_equal(l.n, 2); /* without crlf the '\r' is kept */
 }
 
 static void buf_cap(void **state)
@@ -181,7 +317,9 @@ static void bytes_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(span_bounds),	 cmocka_unit_test(buf_cap),
+		cmocka_unit_test(span_bounds),	 cmocka_unit_test(span_reader),
+		cmocka_unit_test(span_lines),	 cmocka_unit_test(vec_growth),
+		cmocka_unit_test(path_join),	 cmocka_unit_test(buf_cap),
 		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
 		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
 	};

@@ -75,7 +75,7 @@ static void probe(struct cd_facts *f, struct cd_opts *o, char **envp)
 	memset(o, 0, sizeof(*o));
 	o->envp = envp;
 	facts_init(f, o);
-	root_init(&f->root, NULL, NULL);
+	assert_int_equal(root_init(&f->root, NULL, NULL), 0);
 	env_probe(f);
 }
 

@@ -164,6 +164,29 @@ static void tmpl_any_and_version(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_line_bounds(void **state)
+{
+	/* {^} and {$}: a line's start and end (or a break in a joined window) */
+	struct tmx m;
+	const char *a = "Killed", *b = "  Killed", *c = "3/8 [00:02<00:03]Killed",
+		   *d = "x\nKilled\n";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "{^}Killed{$}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)a, strlen(a), m.caps), 1);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)b, strlen(b), m.caps), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)c, strlen(c), m.caps), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)d, strlen(d), m.caps), 1);
+	arena_free(&m.a);
+	assert_int_equal(tm_compile(&m, "]Killed{$}"), 0);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)c, strlen(c), m.caps), 1);
+	arena_free(&m.a);
+	assert_int_not_equal(tm_compile(&m, "Killed{^}"), 0); /* {^} only first */
+	arena_free(&m.a);
+	assert_int_not_equal(tm_compile(&m, "{$}Killed"), 0); /* {$} only last */
+	arena_free(&m.a);
+}
+
 static void tmpl_regex_text(void **state)
 {
 	struct tmx m;
@@ -299,8 +322,9 @@ static void sigdb_rejects(void **state)
 
 		assert_non_null(at);
 		buf_init(&b, 8192);
-		buf_printf(&b, "%.*s%s%s", (int)(at - good_sig), good_sig, bad[i].to,
-			   at + strlen(bad[i].from));
+		assert_int_equal(buf_printf(&b, "%.*s%s%s", (int)(at - good_sig), good_sig,
+					    bad[i].to, at + strlen(bad[i].from)),
+				 0);
 		if (parse(b.p, &db, &err) != CD_EFORMAT)
 			fail_msg("case %zu was accepted", i);
 		sigdb_free(&db);
@@ -316,7 +340,7 @@ static void sigdb_duplicate_id(void **state)
 
 	(void)state;
 	buf_init(&b, 8192);
-	buf_printf(&b, "%s\n%s", good_sig, good_sig);
+	assert_int_equal(buf_printf(&b, "%s\n%s", good_sig, good_sig), 0);
 	assert_int_equal(parse(b.p, &db, &err), CD_EFORMAT);
 	assert_non_null(strstr(err.msg, "t-one"));
 	sigdb_free(&db);
@@ -399,8 +423,8 @@ static void scan_crlf_and_pieces(void **state)
 	buf_init(&b, 1 << 16);
 	for (p = build_log; *p; p++) {
 		if (*p == '\n')
-			buf_putc(&b, '\r');
-		buf_putc(&b, *p);
+			assert_int_equal(buf_putc(&b, '\r'), 0);
+		assert_int_equal(buf_putc(&b, *p), 0);
 	}
 	a = scan_pieces(b.p, b.len, 0);
 	c = scan_pieces(b.p, b.len, 1); /* one byte at a time */
@@ -607,8 +631,9 @@ static void scan_root_cause_rule(void **state)
 	/* the undefined symbol comes first, but the cuDNN of another release on
 	 * the path (lib-path-pollution) causes it: the cause ranks first */
 	const char log[] =
-		"ImportError: /x/torch/lib/libtorch_python.so: undefined symbol: "
-		"_ZN5torch4cuda4nccl6detail16throw_nccl_errorE12ncclResult_t\n"
+		"ImportError: /home/x/DCNv2/_ext.cpython-36m-x86_64-linux-gnu.so: undefined "
+		"symbol: "
+		"_ZN3c105ErrorC1ENS_14SourceLocationERKSs\n"
 		"RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, "
 		"2) but linked against (8, 0, 3)\n";
 	struct xs_result *r = scan(log);
@@ -793,9 +818,10 @@ static void scan_bounded_diagnoses(void **state)
 	(void)state;
 	buf_init(&b, 1 << 20);
 	for (i = 0; i < 300; i++)
-		buf_printf(&b, "fatal error: h%d.h: No such file or directory\n", i);
+		assert_int_equal(
+			buf_printf(&b, "fatal error: h%d.h: No such file or directory\n", i), 0);
 	for (i = 0; i < 1000; i++)
-		buf_printf(&b, "fatal error: h0.h: No such file or directory\n");
+		assert_int_equal(buf_puts(&b, "fatal error: h0.h: No such file or directory\n"), 0);
 	r = scan_pieces(b.p, b.len, 0);
 	assert_int_equal(r->n, XS_DIAG_MAX);
 	assert_int_equal(r->dropped, 300 - XS_DIAG_MAX);
@@ -814,10 +840,10 @@ static void scan_long_fact(void **state)
 
 	(void)state;
 	buf_init(&b, 1 << 16);
-	buf_puts(&b, "fatal error: ");
+	assert_int_equal(buf_puts(&b, "fatal error: "), 0);
 	for (i = 0; i < 2000; i++)
-		buf_putc(&b, 'a');
-	buf_puts(&b, ".h: No such file or directory\n");
+		assert_int_equal(buf_putc(&b, 'a'), 0);
+	assert_int_equal(buf_puts(&b, ".h: No such file or directory\n"), 0);
 	r = scan_pieces(b.p, b.len, 0);
 	assert_int_equal(r->n, 1);
 	assert_true(strlen(xs_fact(&r->d[0], "header")) <= XS_FACT_MAX);
@@ -846,6 +872,7 @@ int main(void)
 		cmocka_unit_test(tmpl_captures),
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
+		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
 		cmocka_unit_test(tmpl_errors),
 		cmocka_unit_test(tmpl_bounded_work),

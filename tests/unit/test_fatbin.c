@@ -278,13 +278,65 @@ static void merge(void **state)
 	assert_string_equal(txt, "compute_75 compute_90 compute_90a");
 }
 
+/* The stream walk finds what fatbin_summarize finds, whatever the chunk
+ * sizes, after junk that looks like a container and is not. */
+static void stream(void **state)
+{
+	static uint8_t big[8192];
+	struct fatbin_summary want;
+	struct fatbin_stream st;
+	size_t chunk, off, at = 64, i;
+	char a[256], b[256];
+
+	(void)state;
+	build_two();
+	assert_int_equal(fatbin_summarize(fb, fb_n, &want, NULL), 0);
+	memset(big, 0x5a, sizeof(big));
+	/* at 8: the magic with version 2; at 32: a container whose first entry
+	 * has a 16-byte header; both must be passed over */
+	memcpy(big + 8, "\x50\xed\x55\xba\x02\x00\x10\x00", 8);
+	memcpy(big + 32, "\x50\xed\x55\xba\x01\x00\x10\x00\x00\x01\x00\x00\x00\x00\x00\x00", 16);
+	memset(big + 48, 0, 16);
+	big[48 + 4] = 16;
+	memcpy(big + at, fb, fb_n);
+	memcpy(big + at + fb_n + 16, fb, fb_n); /* the same again after a gap */
+	for (chunk = 1; chunk <= 4096; chunk = chunk * 3 + 1) {
+		fatbin_stream_init(&st);
+		for (off = 0; off < sizeof(big); off += chunk)
+			fatbin_stream_feed(&st, big + off,
+					   off + chunk <= sizeof(big) ? chunk : sizeof(big) - off);
+		fatbin_stream_end(&st);
+		assert_int_equal(st.sum.containers, 4);
+		assert_int_equal(st.sum.entries, 2 * want.entries);
+		assert_false(st.sum.partial);
+		names(st.sum.sass, st.sum.n_sass, FATBIN_KIND_ELF, a, sizeof(a));
+		names(want.sass, want.n_sass, FATBIN_KIND_ELF, b, sizeof(b));
+		assert_string_equal(a, b);
+		names(st.sum.ptx, st.sum.n_ptx, FATBIN_KIND_PTX, a, sizeof(a));
+		names(want.ptx, want.n_ptx, FATBIN_KIND_PTX, b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	/* a stream that ends inside a container keeps what it read */
+	fatbin_stream_init(&st);
+	fatbin_stream_feed(&st, big, at + 100);
+	fatbin_stream_end(&st);
+	assert_true(st.sum.partial);
+	assert_int_equal(st.sum.containers, 1);
+	for (i = 0; i < sizeof(big); i++) /* junk only: nothing, and no crash */
+		big[i] = (uint8_t)(i * 131 + 7);
+	fatbin_stream_init(&st);
+	fatbin_stream_feed(&st, big, sizeof(big));
+	fatbin_stream_end(&st);
+	assert_int_equal(st.sum.entries, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(summary),     cmocka_unit_test(callback),
 		cmocka_unit_test(lying_sizes), cmocka_unit_test(empty_and_junk),
 		cmocka_unit_test(many_archs),  cmocka_unit_test(scan_data),
-		cmocka_unit_test(merge),
+		cmocka_unit_test(merge),       cmocka_unit_test(stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@
 static void u32(struct cd_buf *b, uint32_t v)
 {
 	uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-	buf_append(b, x, 4);
+	assert_int_equal(buf_append(b, x, 4), 0);
 }
 
 static void u64(struct cd_buf *b, uint64_t v)
@@ -28,13 +28,13 @@ static void u64(struct cd_buf *b, uint64_t v)
 static void str(struct cd_buf *b, const char *s)
 {
 	u64(b, strlen(s));
-	buf_puts(b, s);
+	assert_int_equal(buf_puts(b, s), 0);
 }
 
 static void head(struct cd_buf *b, uint32_t version, uint64_t nt, uint64_t nkv)
 {
 	buf_init(b, 0);
-	buf_puts(b, "GGUF");
+	assert_int_equal(buf_puts(b, "GGUF"), 0);
 	u32(b, version);
 	u64(b, nt);
 	u64(b, nkv);
@@ -80,7 +80,7 @@ static void sample(struct cd_buf *b)
 	str(b, "a");
 	str(b, "general.flag");
 	u32(b, GGUF_T_BOOL);
-	buf_putc(b, 1);
+	assert_int_equal(buf_putc(b, 1), 0);
 	tensor(b, "token_embd.weight", 2, emb, 1 /* F16 */, 0);
 	tensor(b, "output_norm.weight", 1, norm, 0 /* F32 */, 2048);
 	tensor(b, "blk.0.attn_q.weight", 2, q, 12 /* Q4_K */, 3072);
@@ -202,7 +202,7 @@ static void bad_headers(void **state)
 	head(&b, 3, 0, 1);
 	str(&b, "k");
 	u32(&b, GGUF_T_BOOL);
-	buf_putc(&b, 7);
+	assert_int_equal(buf_putc(&b, 7), 0);
 	assert_int_equal(gguf_parse((uint8_t *)b.p, b.len, b.len, &a, &g, &err), CD_EFORMAT);
 	buf_free(&b);
 	/* Five dimensions; a product overflowing 63 bits; a misaligned offset. */

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,26 @@ static void child_close_and_hang(struct iso_out *o, void *arg)
 	close(o->fd);
 	for (;;)
 		pause();
+}
+
+/* A first step within its budget, then one that overruns its own. */
+static void child_step_hang(struct iso_out *o, void *arg)
+{
+	(void)arg;
+	iso_step(o, "quick", 2000);
+	iso_step(o, "stuck", 150);
+	for (;;)
+		pause();
+}
+
+/* Budget 0 lifts the step deadline: only the batch deadline remains. */
+static void child_step_lifted(struct iso_out *o, void *arg)
+{
+	(void)arg;
+	iso_step(o, "short", 100);
+	iso_step(o, "unbounded", 0);
+	poll(NULL, 0, 300);
+	iso_emit(o, "done", "1");
 }
 
 static void iso_ok(void **state)
@@ -223,6 +244,47 @@ static void iso_concurrent(void **state)
 	iso_job_free(&j[0]);
 	iso_job_free(&j[1]);
 	iso_job_free(&j[2]);
+}
+
+static void iso_step_deadline(void **state)
+{
+	struct iso_job j[2] = {{.fn = child_step_hang, .step_deadlines = 1},
+			       {.fn = child_step_hang}};
+	int64_t t0 = now_ms();
+	char v[KV_VAL_MAX];
+	int fds = count_fds();
+
+	(void)state;
+	/* The first job dies at its step's 150 ms; the second, which did not ask
+	 * for step deadlines, at the batch's 700 ms. */
+	assert_int_equal(isolate_run(j, 2, 700, 0, NULL), 0);
+	assert_int_equal(j[0].status, ISO_TIMEOUT);
+	assert_int_equal(j[0].step_expired, 1);
+	assert_string_equal(find(&j[0], "stage", v), "stuck");
+	assert_true(j[0].elapsed_us >= 150000);
+	assert_true(j[0].elapsed_us < 600000);
+	assert_int_equal(j[1].status, ISO_TIMEOUT);
+	assert_int_equal(j[1].step_expired, 0);
+	assert_true(j[1].elapsed_us >= 700000);
+	assert_true(now_ms() - t0 < 700 + 600);
+	assert_int_equal(count_fds(), fds);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	iso_job_free(&j[0]);
+	iso_job_free(&j[1]);
+}
+
+static void iso_step_lifted(void **state)
+{
+	struct iso_job j = {.fn = child_step_lifted, .step_deadlines = 1};
+	char v[KV_VAL_MAX];
+
+	(void)state;
+	assert_int_equal(isolate_run(&j, 1, 5000, 0, NULL), 0);
+	assert_int_equal(j.status, ISO_OK);
+	assert_int_equal(j.step_expired, 0);
+	assert_string_equal(find(&j, "done", v), "1");
+	assert_true(j.elapsed_us >= 300000);
+	iso_job_free(&j);
 }
 
 static void iso_bad_args(void **state)
@@ -566,6 +628,8 @@ int main(void)
 		cmocka_unit_test(iso_output_cap),
 		cmocka_unit_test(iso_closed_pipe_still_bounded),
 		cmocka_unit_test(iso_concurrent),
+		cmocka_unit_test(iso_step_deadline),
+		cmocka_unit_test(iso_step_lifted),
 		cmocka_unit_test(iso_bad_args),
 		cmocka_unit_test(prog_output_and_status),
 		cmocka_unit_test(prog_env_cwd_group),

@@ -195,11 +195,42 @@ static void tsv_reader(void **state)
 	free(t);
 }
 
+static int count_row(const struct kb_tsv *t, void *ctx)
+{
+	size_t *n = ctx;
+
+	assert_non_null(kb_tsv_get(t, "compute_capability"));
+	return ++*n == 2 ? 7 : 0; /* the stop value is handed back */
+}
+
+static int every_row(const struct kb_tsv *t, void *ctx)
+{
+	(void)t;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+/* kb_tsv_each: every data row, a stop value returned, a missing table. */
+static void tsv_each(void **state)
+{
+	size_t n = 0, all = 0;
+
+	(void)state;
+	assert_int_equal(kb_tsv_each("gpu_arch.tsv", count_row, &n), 7);
+	assert_int_equal(n, 2);
+	assert_int_equal(kb_tsv_each("gpu_arch.tsv", every_row, &all), 0);
+	assert_true(all > 2);
+	n = 0;
+	assert_int_equal(kb_tsv_each("no-such-file.tsv", every_row, &n), CD_ENOENT);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(scanner),
 		cmocka_unit_test(tsv_reader),
+		cmocka_unit_test(tsv_each),
 		cmocka_unit_test(every_file_is_read),
 	};
 	return cmocka_run_group_tests_name("kb", tests, NULL, NULL);

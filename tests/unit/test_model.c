@@ -202,12 +202,17 @@ static void transformers_versions(void **state)
 {
 	struct fx x;
 	struct cd_model_plan p;
+	char v[32];
 
 	(void)state;
-	assert_string_equal(model_tf_since("dtype_keyword"), "4.56.0");
-	assert_string_equal(model_tf_since("dtype_auto_default"), "5.0.0");
-	assert_null(model_tf_since("no_such_change"));
-	assert_null(model_tf_since(NULL));
+	assert_int_equal(model_tf_since("dtype_keyword", v, sizeof(v)), 0);
+	assert_string_equal(v, "4.56.0");
+	assert_int_equal(model_tf_since("dtype_auto_default", v, sizeof(v)), 0);
+	assert_string_equal(v, "5.0.0");
+	assert_int_equal(model_tf_since("no_such_change", v, sizeof(v)), CD_ENOENT);
+	assert_string_equal(v, "");
+	assert_int_equal(model_tf_since(NULL, v, sizeof(v)), CD_ENOENT);
+	assert_int_equal(model_tf_since("dtype_keyword", v, 4), CD_ERANGE);
 	assert_string_equal(model_dtype_kw("4.55.2"), "torch_dtype");
 	assert_string_equal(model_dtype_kw("4.56.0"), "dtype");
 	assert_string_equal(model_dtype_kw("4.56.0.dev0"), "dtype");
@@ -247,27 +252,34 @@ static void kv_cache_geometry(void **state)
 static void tables(void **state)
 {
 	struct md_config c;
-	const char *src;
+	struct cd_arena a;
+	const char *src, *first;
 	int native;
 
 	(void)state;
+	arena_init(&a);
 	memset(&c, 0, sizeof(c));
-	assert_string_equal(model_task_of("LlamaForCausalLM", &c), "text-generation");
-	assert_string_equal(model_task_of("GPT2LMHeadModel", &c), "text-generation");
-	assert_string_equal(model_task_of("XLMWithLMHeadModel", &c), "fill-mask");
-	assert_string_equal(model_task_of("BertModel", &c), "feature-extraction");
-	assert_null(model_task_of("BertForPreTraining", &c));
-	assert_string_equal(model_task_of("T5ForConditionalGeneration", &c),
+	assert_string_equal(model_task_of("LlamaForCausalLM", &c, &a), "text-generation");
+	assert_string_equal(model_task_of("GPT2LMHeadModel", &c, &a), "text-generation");
+	assert_string_equal(model_task_of("XLMWithLMHeadModel", &c, &a), "fill-mask");
+	assert_string_equal(model_task_of("BertModel", &c, &a), "feature-extraction");
+	assert_null(model_task_of("BertForPreTraining", &c, &a));
+	assert_string_equal(model_task_of("T5ForConditionalGeneration", &c, &a),
 			    "text2text-generation");
 	c.has_vision = 1;
-	assert_string_equal(model_task_of("LlavaForConditionalGeneration", &c),
+	assert_string_equal(model_task_of("LlavaForConditionalGeneration", &c, &a),
 			    "image-text-to-text");
-	assert_string_equal(model_type_first("qwen3", &native, &src), "4.51.0");
+	assert_string_equal(model_type_first("qwen3", &native, &src, &a), "4.51.0");
 	assert_true(native);
 	assert_non_null(strstr(src, "Qwen3"));
-	model_type_first("minicpmv", &native, &src);
+	/* The answers are the caller's: a second lookup leaves the first alone. */
+	first = model_task_of("GPT2LMHeadModel", &c, &a);
+	assert_non_null(model_task_of("BertModel", &c, &a));
+	assert_string_equal(first, "text-generation");
+	assert_non_null(model_type_first("minicpmv", &native, &src, &a));
 	assert_false(native);
-	assert_null(model_type_first("no-such-type", &native, &src));
+	assert_null(model_type_first("no-such-type", &native, &src, &a));
+	arena_free(&a);
 }
 
 int main(void)

@@ -116,24 +116,25 @@ struct walk {
 	const char *ld_library_path;
 };
 
-/* Exec form as shell words: each argument single-quoted. */
+/* Exec form as shell words: each argument single-quoted. NULL when it is
+ * over the shell reader's cap (a cut-short command is not read). */
 static const char *exec_text(struct dfc *c, const struct df_instr *in)
 {
 	struct cd_buf b;
 	const char *r;
 	size_t i, k;
+	int rc = 0;
 
 	buf_init(&b, SHCMD_INPUT_MAX);
-	for (i = 0; i < in->n_argv; i++) {
-		buf_puts(&b, i ? " '" : "'");
-		for (k = 0; in->argv[i][k]; k++)
-			if (in->argv[i][k] == '\'')
-				buf_puts(&b, "'\\''");
-			else
-				buf_putc(&b, in->argv[i][k]);
-		buf_putc(&b, '\'');
+	for (i = 0; !rc && i < in->n_argv; i++) {
+		rc = buf_puts(&b, i ? " '" : "'");
+		for (k = 0; !rc && in->argv[i][k]; k++)
+			rc = in->argv[i][k] == '\'' ? buf_puts(&b, "'\\''")
+						    : buf_putc(&b, in->argv[i][k]);
+		if (!rc)
+			rc = buf_putc(&b, '\'');
 	}
-	r = arena_strndup(c->a, b.p ? b.p : "", b.len);
+	r = rc ? NULL : arena_strndup(c->a, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return r;
 }
@@ -242,6 +243,8 @@ int dfc_trains(const char *t)
 	const char *p;
 	size_t i;
 
+	if (!t)
+		return 0;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if ((p = strstr(t, words[i])) &&
 		    (p == t || p[-1] == ' ' || p[-1] == '\'' || p[-1] == '/' || p[-1] == '"'))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check/install.h"
 #include "check/jit/jit_int.h"
 #include "check/toolkit.h"
 #include "core/str.h"
@@ -85,17 +86,28 @@ static void check_toolkit_missing(const struct cd_facts *f, const struct cd_jit_
 	install_toolkit_fix(jf, x, out->arena);
 }
 
-static void torch_index_fix(const struct cd_jit_facts *jf, struct cd_finding *x, struct cd_arena *a)
+/* The torch built for nvcc's CUDA (check/install.h: the release that has
+ * it, the variant that runs on this machine). */
+static void torch_index_fix(const struct cd_facts *f, const struct cd_jit_facts *jf,
+			    struct cd_finding *x, struct cd_arena *a)
 {
-	if (jf->tk.nvcc_major >= 0)
-		finding_fix(
-			x, a,
-			"pip install --force-reinstall torch --index-url "
-			"https://download.pytorch.org/whl/cu%d%d   # torch built for nvcc's CUDA",
-			jf->tk.nvcc_major, jf->tk.nvcc_minor);
+	struct install_req req = {.cuda_major = jf->tk.nvcc_major, .cuda_minor = jf->tk.nvcc_minor};
+	struct install_choice c;
+	const struct install_pick *p;
+	const char *line;
+
+	if (jf->tk.nvcc_major < 0 || install_choose(f, &req, a, &c))
+		return;
+	line = c.status == INSTALL_CHOSEN || !c.alt_line ? c.line : c.alt_line;
+	p = line == c.line ? &c.pick : &c.alt;
+	if (line && p->chosen >= 0)
+		finding_fix(x, a, "%s   # torch %s built with CUDA %s, for nvcc %d.%d", line,
+			    p->patch.torch, p->variants[p->chosen].v.cuda, jf->tk.nvcc_major,
+			    jf->tk.nvcc_minor);
 }
 
-static void check_nvcc_torch(const struct cd_jit_facts *jf, struct cd_findings *out)
+static void check_nvcc_torch(const struct cd_facts *f, const struct cd_jit_facts *jf,
+			     struct cd_findings *out)
 {
 	const struct jit_toolkit *tk = &jf->tk;
 	const char *other = matching_other(jf);
@@ -109,7 +121,7 @@ static void check_nvcc_torch(const struct cd_jit_facts *jf, struct cd_findings *
 			       "torch.version.cuda is None, so torch.utils.cpp_extension sets "
 			       "CUDA_HOME to None (torch %s).",
 			       or_(jf->py.torch_version, "version unknown"));
-		torch_index_fix(jf, x, out->arena);
+		torch_index_fix(f, jf, x, out->arena);
 		return;
 	}
 	if (!tk->nvcc || tk->nvcc_major < 0 || jit_torch_cuda(jf, &tma, &tmi))
@@ -155,7 +167,7 @@ static void check_nvcc_torch(const struct cd_jit_facts *jf, struct cd_findings *
 	if (other)
 		finding_fix(x, out->arena, "export CUDA_HOME=%s", other);
 	install_toolkit_fix(jf, x, out->arena);
-	torch_index_fix(jf, x, out->arena);
+	torch_index_fix(f, jf, x, out->arena);
 }
 
 /* nvcc's own switch past host_config.h's check. */
@@ -412,16 +424,18 @@ static void check_files(const struct cd_facts *fx, const struct cd_jit_facts *jf
 	for (i = 0; i < n; i++) {
 		const struct jit_file *f = jit_file_get(jf, names[i]);
 		struct cd_buf b;
+		int rc;
 		buf_init(&b, 4096);
-		buf_printf(&b, "%s: not in %s", f->name,
-			   f->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
-		if (f->note)
-			buf_printf(&b, " (%s)", f->note);
-		for (k = 0; k < f->n_elsewhere; k++)
-			buf_printf(&b, "%s%s", k ? ", " : "; present at ", f->elsewhere[k]);
-		if (!f->n_elsewhere)
-			buf_puts(&b, "; no other copy on disk");
-		finding_evidence(x, out->arena, "%s", b.p ? b.p : f->name);
+		rc = buf_printf(&b, "%s: not in %s", f->name,
+				f->is_lib ? jf->tk.lib_dir : jf->tk.include_dir);
+		if (!rc && f->note)
+			rc = buf_printf(&b, " (%s)", f->note);
+		for (k = 0; !rc && k < f->n_elsewhere; k++)
+			rc = buf_printf(&b, "%s%s", k ? ", " : "; present at ", f->elsewhere[k]);
+		if (!rc && !f->n_elsewhere)
+			rc = buf_puts(&b, "; no other copy on disk");
+		/* A line that did not fit: the file's name alone. */
+		finding_evidence(x, out->arena, "%s", b.p && !rc ? b.p : f->name);
 		buf_free(&b);
 	}
 	jit_fix_files(jf, x, out->arena, names, n);
@@ -441,7 +455,7 @@ void check_jit(const struct cd_facts *f, const struct cd_jit_facts *jf, const st
 	       const struct jit_smoke *smoke, struct cd_findings *out)
 {
 	check_toolkit_missing(f, jf, out);
-	check_nvcc_torch(jf, out);
+	check_nvcc_torch(f, jf, out);
 	check_host_compiler(jf, out);
 	check_ninja(jf, out);
 	check_python_h(jf, out);

@@ -7,6 +7,7 @@
 #ifndef CD_CHECK_JIT_H
 #define CD_CHECK_JIT_H
 
+#include "core/err.h"
 #include "probe/jit/jit.h"
 #include "probe/jit/jit_smoke.h"
 #include "facts/finding.h"
@@ -41,8 +42,8 @@ const char *jit_op_state_name(enum jit_op_state s);
 
 /* Load the table; sel are --op names (comma lists allowed). CD_EUSAGE with
  * *bad set when a name is not in the table. */
-int jit_ops_load(struct cd_arena *a, struct jit_ops *ops, const char *const *sel, size_t nsel,
-		 const char **bad);
+CD_WUR int jit_ops_load(struct cd_arena *a, struct jit_ops *ops, const char *const *sel,
+			size_t nsel, const char **bad);
 /* Judge every op from the facts. */
 void jit_ops_eval(const struct cd_facts *f, const struct cd_jit_facts *jf, struct jit_ops *ops,
 		  struct cd_arena *a);

@@ -17,47 +17,51 @@ struct pkgs {
 };
 
 /* Append word to b unless it is already there. */
-static void add_word(struct cd_buf *b, const char *w)
+static int add_word(struct cd_buf *b, const char *w)
 {
 	const char *p = b->p;
 	size_t n = strlen(w);
 
 	while (p && (p = strstr(p, w))) {
 		if ((p == b->p || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
-			return;
+			return 0;
 		p += n;
 	}
-	buf_printf(b, "%s%s", b->len ? " " : "", w);
+	return buf_printf(b, "%s%s", b->len ? " " : "", w);
 }
 
-static void add_package(struct cd_buf *b, const struct devfiles_row *r, enum devfiles_pm pm, int ma,
-			int mi)
+/* The row's package of kind pm, when the row names one. */
+static int add_package(struct cd_buf *b, const struct devfiles_row *r, enum devfiles_pm pm, int ma,
+		       int mi)
 {
 	char p[DEVFILES_PKG_MAX];
 
-	if (devfiles_package(r, pm, ma, mi, p, sizeof(p)) == 0)
-		add_word(b, p);
+	return devfiles_package(r, pm, ma, mi, p, sizeof(p)) == 0 ? add_word(b, p) : 0;
 }
 
-/* The packages of the files' rows, in the table's order. */
-static void collect(const char *const *files, size_t n, int ma, int mi, struct pkgs *p)
+/* The packages of the files' rows, in the table's order; a list that did
+ * not fit is CD_ENOMEM (a fix line missing a package would mislead). */
+static int collect(const char *const *files, size_t n, int ma, int mi, struct pkgs *p)
 {
 	size_t i, k;
+	int rc = 0;
 
-	for (k = 0; k < devfiles_count(); k++) {
+	for (k = 0; !rc && k < devfiles_count(); k++) {
 		const struct devfiles_row *r = devfiles_at(k);
-		for (i = 0; i < n; i++) {
+		for (i = 0; !rc && i < n; i++) {
 			if (strcmp(r->file, files[i]))
 				continue;
-			add_package(&p->apt, r, DEVFILES_APT, ma, mi);
-			add_package(&p->conda, r, DEVFILES_CONDA, ma, mi);
+			rc = add_package(&p->apt, r, DEVFILES_APT, ma, mi);
+			if (!rc)
+				rc = add_package(&p->conda, r, DEVFILES_CONDA, ma, mi);
 			/* pip wheels carry headers, but no unversioned lib*.so for -l. */
-			if (!r->is_lib)
-				add_package(&p->pip, r,
-					    ma >= 13 ? DEVFILES_PIP_CU13 : DEVFILES_PIP_CU12, ma,
-					    mi);
+			if (!rc && !r->is_lib)
+				rc = add_package(&p->pip, r,
+						 ma >= 13 ? DEVFILES_PIP_CU13 : DEVFILES_PIP_CU12,
+						 ma, mi);
 		}
 	}
+	return rc;
 }
 
 /* An other toolkit that holds every missing file. */
@@ -83,12 +87,15 @@ static const char *complete_other(const struct cd_jit_facts *jf, const char *con
 	return NULL;
 }
 
-static void header_paths(const struct cd_jit_facts *jf, const char *const *files, size_t n,
-			 struct cd_buf *cpath)
+/* The site-packages include directories of the missing headers, for CPATH;
+ * CD_ENOMEM when they do not fit. */
+static int header_paths(const struct cd_jit_facts *jf, const char *const *files, size_t n,
+			struct cd_buf *cpath)
 {
 	size_t i, e;
+	int rc = 0;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; !rc && i < n; i++) {
 		const struct jit_file *x = jit_file_get(jf, files[i]);
 		for (e = 0; x && !x->is_lib && e < x->n_elsewhere; e++) {
 			const char *p = x->elsewhere[e];
@@ -98,10 +105,11 @@ static void header_paths(const struct cd_jit_facts *jf, const char *const *files
 				continue;
 			str_ncopy(dir, sizeof(dir), p, strlen(p) - strlen(x->name) - 1);
 			if (!cpath->p || !strstr(cpath->p, dir))
-				buf_printf(cpath, "%s%s", cpath->len ? ":" : "", dir);
+				rc = buf_printf(cpath, "%s%s", cpath->len ? ":" : "", dir);
 			break;
 		}
 	}
+	return rc;
 }
 
 static void lib_links(const struct cd_jit_facts *jf, struct cd_finding *x, struct cd_arena *a,
@@ -109,7 +117,7 @@ static void lib_links(const struct cd_jit_facts *jf, struct cd_finding *x, struc
 {
 	struct cd_buf dirs;
 	size_t i, e;
-	int links = 0;
+	int links = 0, rc = 0;
 
 	buf_init(&dirs, 8192);
 	for (i = 0; i < n; i++) {
@@ -129,8 +137,8 @@ static void lib_links(const struct cd_jit_facts *jf, struct cd_finding *x, struc
 			/* An unversioned copy elsewhere: let the linker search there. */
 			char dir[PATH_MAX];
 			str_ncopy(dir, sizeof(dir), u, strlen(u) - strlen(f->name) - 1);
-			if (!dirs.p || !strstr(dirs.p, dir))
-				buf_printf(&dirs, "%s%s", dirs.len ? ":" : "", dir);
+			if (!rc && (!dirs.p || !strstr(dirs.p, dir)))
+				rc = buf_printf(&dirs, "%s%s", dirs.len ? ":" : "", dir);
 			continue;
 		}
 		if (!v)
@@ -139,9 +147,10 @@ static void lib_links(const struct cd_jit_facts *jf, struct cd_finding *x, struc
 			finding_fix(x, a, "mkdir -p $HOME/.local/lib/cuda-dev");
 		finding_fix(x, a, "ln -sf %s $HOME/.local/lib/cuda-dev/%s", jit_sq(a, v), f->name);
 	}
-	if (links)
-		buf_printf(&dirs, "%s$HOME/.local/lib/cuda-dev", dirs.len ? ":" : "");
-	if (dirs.len)
+	if (links && !rc)
+		rc = buf_printf(&dirs, "%s$HOME/.local/lib/cuda-dev", dirs.len ? ":" : "");
+	/* A LIBRARY_PATH missing a directory would not fix the link. */
+	if (dirs.len && !rc)
 		finding_fix(x, a, "export LIBRARY_PATH=%s:$LIBRARY_PATH", dirs.p);
 	buf_free(&dirs);
 }
@@ -162,14 +171,19 @@ void jit_fix_files(const struct cd_jit_facts *jf, struct cd_finding *x, struct c
 	buf_init(&p.conda, 4096);
 	buf_init(&p.pip, 4096);
 	buf_init(&cpath, 8192);
-	collect(files, n, ma, mi, &p);
+	if (collect(files, n, ma, mi, &p)) {
+		buf_reset(&p.apt);
+		buf_reset(&p.conda);
+		buf_reset(&p.pip);
+	}
 	if (p.apt.len)
 		finding_fix(x, a, "sudo apt-get install %s   # NVIDIA's CUDA apt repository",
 			    p.apt.p);
 	if (p.conda.len)
 		finding_fix(x, a, "conda install -c nvidia/label/cuda-%d.%d.0 %s", ma, mi,
 			    p.conda.p);
-	header_paths(jf, files, n, &cpath);
+	if (header_paths(jf, files, n, &cpath))
+		buf_reset(&cpath);
 	if (cpath.len)
 		finding_fix(x, a, "export CPATH=%s:$CPATH   # headers from pip's nvidia wheels",
 			    cpath.p);

@@ -6,9 +6,10 @@
 
 #include "check/arch_list.h"
 #include "check/jit/jit.h"
+#include "core/err.h"
 
 /* torch.version.cuda as major/minor; 0, or -1 when unknown / CPU-only. */
-int jit_torch_cuda(const struct cd_jit_facts *jf, int *major, int *minor);
+CD_WUR int jit_torch_cuda(const struct cd_jit_facts *jf, int *major, int *minor);
 /* Does DeepSpeed accept a minor mismatch within this major? */
 int jit_ds_minor_ok(const struct cd_jit_facts *jf, int major);
 /* Is DS_SKIP_CUDA_CHECK=1 set? */

@@ -9,8 +9,7 @@
 #include "check/jit/jit_int.h"
 #include "core/str.h"
 
-#define SEC	     "jit"
-#define LOCK_STALE_S (30 * 60)
+#define SEC "jit"
 
 const char *jit_sq(struct cd_arena *a, const char *p)
 {
@@ -50,8 +49,7 @@ static void locks(const struct cd_jit_facts *jf, struct cd_findings *out)
 
 	for (i = 0; i < c->n; i++) {
 		const struct jit_cache_item *it = &c->items[i];
-		if (it->kind == JIT_C_LOCK_DIR ||
-		    (it->kind == JIT_C_LOCK && (it->age_s == CD_UNK || it->age_s >= LOCK_STALE_S)))
+		if (jit_lock_stale(it))
 			fresh = 0;
 	}
 	for (i = 0; i < c->n; i++) {

@@ -88,7 +88,7 @@ static int explain_diags(const struct cd_jit_facts *jf, const struct jit_smoke *
 	for (i = 0; i < s->n_diags; i++) {
 		const struct jp_diag *d = &s->diags[i];
 		if (d->kind == JP_D_ARCH)
-			arch_list_build_failed(&in, d->line, out);
+			(void)!arch_list_build_failed(&in, d->line, out); /* raised into out */
 		else if (d->kind == JP_D_COMPILER)
 			jit_host_compiler_from_build(d, out);
 		else if (d->kind == JP_D_HEADER && !strcmp(d->subject, "Python.h"))
@@ -134,7 +134,8 @@ void check_jit_smoke(const struct cd_facts *f, const struct cd_jit_facts *jf,
 		struct arch_list_gpu gpus[JIT_GPUS_MAX];
 		struct arch_list_input in;
 		jit_arch_input(jf, &in, gpus);
-		arch_list_no_kernel(&in, s->detail, s->arch_flags, out);
+		(void)!arch_list_no_kernel(&in, s->detail, s->arch_flags,
+					   out); /* raised into out */
 		return;
 	}
 	x = findings_add(out, "jit-smoke-failed", CD_SEV_ERROR, SEC,

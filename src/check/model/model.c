@@ -20,11 +20,53 @@ static const char *download_cmd(const struct cd_model_facts *m, struct cd_arena 
 			    strcmp(m->revision, "main") ? m->revision : "");
 }
 
+/* What the Hub answered (never the token: only where it came from). */
+static void hub_evidence(const struct cd_model_facts *m, struct cd_finding *x, struct cd_arena *a)
+{
+	const struct md_hub *h = &m->hub;
+
+	if (h->state == MD_HUB_NOT_ASKED)
+		return;
+	finding_evidence(x, a, "the Hub: %s (%s)", h->url, md_hub_state_name(h->state));
+	if (h->status)
+		finding_evidence(x, a, "HTTP %d%s%s", h->status, h->error_code ? " " : "",
+				 h->error_code ? h->error_code : "");
+	if (h->error)
+		finding_evidence(x, a, "%s", h->error);
+	if (h->gated)
+		finding_evidence(x, a, "the repository is gated (%s approval)", h->gated);
+	finding_evidence(x, a, "token: %s",
+			 h->token_source
+				 ? arena_printf(a, "sent, from %s", h->token_source)
+				 : "none sent (HF_TOKEN is unset and there is no token file)");
+}
+
+/* 401/403 from a gated repository: the license must be accepted first. */
+static void gated(const struct cd_model_facts *m, struct cd_findings *out)
+{
+	struct cd_arena *a = out->arena;
+	struct cd_finding *x;
+
+	x = findings_add(out, "model-gated", CD_SEV_ERROR, SECTION, "%s is gated: %s", m->spec,
+			 m->hub.token_source
+				 ? "the token sent has not been granted access"
+				 : "access needs a token of an account that was granted it");
+	finding_detail(x, a,
+		       "from_pretrained() raises GatedRepoError (%d Client Error: Cannot access "
+		       "gated repo) before anything is downloaded.",
+		       m->hub.status ? m->hub.status : 401);
+	hub_evidence(m, x, a);
+	finding_fix(x, a, "# open %s, accept the conditions and wait for approval", m->hub.url);
+	finding_fix(x, a, "hf auth login   # or: export HF_TOKEN=hf_... of that account");
+}
+
 static void not_found(const struct cd_model_facts *m, struct cd_findings *out)
 {
 	struct cd_arena *a = out->arena;
 	struct cd_finding *x;
-	int online_miss = m->not_cached && m->offline != CD_TRI_YES && !m->found_in;
+	enum md_hub_state hs = m->hub.state;
+	int online_miss = m->not_cached && m->offline != CD_TRI_YES && !m->found_in &&
+			  (hs == MD_HUB_NOT_ASKED || hs == MD_HUB_UNREACHABLE);
 
 	if (online_miss) {
 		x = findings_add(out, "model-not-found", CD_SEV_WARNING, SECTION,
@@ -33,12 +75,29 @@ static void not_found(const struct cd_model_facts *m, struct cd_findings *out)
 		finding_detail(x, a,
 			       "Nothing about the weights could be checked before the "
 			       "download; download first, then run this again.");
+	} else if (hs == MD_HUB_GATED) {
+		gated(m, out);
+		return;
 	} else {
-		x = findings_add(out, "model-not-found", CD_SEV_ERROR, SECTION,
-				 "cannot load %s: %s", m->spec,
-				 m->offline == CD_TRI_YES && m->not_cached
-					 ? "offline mode and nothing usable is cached"
-					 : "not found");
+		x = findings_add(
+			out, "model-not-found", CD_SEV_ERROR, SECTION, "cannot load %s: %s",
+			m->spec,
+			hs == MD_HUB_NOT_FOUND
+				? (m->hub.error ? m->hub.error : "it is not on the Hub")
+			: hs == MD_HUB_DENIED
+				? arena_printf(a, "the Hub refused access (HTTP %d)", m->hub.status)
+			: m->offline == CD_TRI_YES && m->not_cached
+				? "offline mode and nothing usable is cached"
+				: "not found");
+		if (hs == MD_HUB_NOT_FOUND || hs == MD_HUB_DENIED)
+			finding_detail(
+				x, a, "from_pretrained() raises %s before anything is downloaded.",
+				hs == MD_HUB_DENIED ? "an HTTPError (401/403)"
+				: m->hub.error_code &&
+						!strcmp(m->hub.error_code, "RevisionNotFound")
+					? "RevisionNotFoundError"
+					: "RepositoryNotFoundError (OSError: ... is not a "
+					  "local folder and is not a valid model identifier)");
 		if (m->cache_dir && m->offline == CD_TRI_YES && m->not_cached)
 			finding_detail(x, a,
 				       "transformers raises OSError: We couldn't connect to "
@@ -50,6 +109,19 @@ static void not_found(const struct cd_model_facts *m, struct cd_findings *out)
 		finding_evidence(x, a, "cache: %s (from %s)", m->cache_dir, m->cache_var);
 	if (m->offline == CD_TRI_YES)
 		finding_evidence(x, a, "HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE is set");
+	hub_evidence(m, x, a);
+	if (hs == MD_HUB_NOT_FOUND || hs == MD_HUB_DENIED) {
+		finding_fix(x, a, "# check the name and the revision on %s", m->hub.url);
+		if (hs == MD_HUB_DENIED || !m->hub.token_source)
+			finding_fix(x, a,
+				    "hf auth login   # a private repository: a token of an account "
+				    "that may read it");
+		return;
+	}
+	if (hs == MD_HUB_UNREACHABLE && !m->hub.libcurl)
+		finding_fix(x, a,
+			    "apt-get install libcurl4   # lets cuda-doctor read the Hub's metadata "
+			    "without a download");
 	if (m->found_in) {
 		finding_evidence(x, a, "the model is cached in %s", m->found_in);
 		finding_fix(x, a, "export HF_HUB_CACHE=%s", m->found_in);
@@ -73,7 +145,7 @@ static void config_problems(const struct cd_model_facts *m, struct cd_findings *
 			       "named config.json.",
 			       m->dir);
 		finding_fix(x, a, "%s",
-			    m->source == MD_SRC_CACHE
+			    m->source == MD_SRC_CACHE || m->source == MD_SRC_HUB
 				    ? download_cmd(m, a)
 				    : "# point at the directory save_pretrained() "
 				      "wrote (it holds config.json)");
@@ -115,7 +187,7 @@ static void type_unknown(const struct cd_model_facts *m, struct cd_findings *out
 	}
 	if (m->tf.knows_type != CD_TRI_NO || c->auto_config_remote == CD_TRI_YES)
 		return;
-	first = model_type_first(c->model_type, &native, &src);
+	first = model_type_first(c->model_type, &native, &src, a);
 	x = findings_add(out, "model-type-unknown", CD_SEV_ERROR, SECTION,
 			 "transformers %s does not know model_type '%s'",
 			 m->tf.version ? m->tf.version : "(unknown version)", c->model_type);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "probe/model/model.h"
+#include "core/err.h"
 #include "facts/facts.h"
 #include "facts/finding.h"
 #include "kb/gpuarch.h"
@@ -93,16 +94,18 @@ void check_model(const struct cd_facts *f, const struct cd_model_facts *m,
 		 const struct mp_request *req, const struct cd_model_plan *p,
 		 struct cd_findings *out);
 
-/* The pipeline task of an architecture class name (data/model_tasks.tsv), or
- * NULL; config decides ForConditionalGeneration (vision, audio, text). */
-const char *model_task_of(const char *arch, const struct md_config *c);
-/* First transformers release with a model_type (data/model_types.tsv); NULL
- * when not known. *native is 0 when no release ships it natively. */
-const char *model_type_first(const char *type, int *native, const char **source);
+/* The pipeline task of an architecture class name (data/model_tasks.tsv), in
+ * a, or NULL; config decides ForConditionalGeneration (vision, audio, text). */
+const char *model_task_of(const char *arch, const struct md_config *c, struct cd_arena *a);
+/* First transformers release with a model_type (data/model_types.tsv), in a
+ * (as *source); NULL when not known. *native is 0 when no release ships it
+ * natively. */
+const char *model_type_first(const char *type, int *native, const char **source,
+			     struct cd_arena *a);
 /* The first transformers release with a behaviour change of from_pretrained
- * (data/transformers_api.tsv: "dtype_keyword", "dtype_auto_default"), or
- * NULL; static storage, valid until the next call. */
-const char *model_tf_since(const char *change);
+ * (data/transformers_api.tsv: "dtype_keyword", "dtype_auto_default") into
+ * out; CD_ENOENT when the table has none, CD_ERANGE when it does not fit. */
+CD_WUR int model_tf_since(const char *change, char *out, size_t cap);
 /* from_pretrained's dtype keyword for that transformers version: "dtype", or
  * "torch_dtype" before the rename (also when the version is unknown: "dtype"). */
 const char *model_dtype_kw(const char *tf_version);

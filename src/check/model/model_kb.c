@@ -31,9 +31,9 @@ static const char *cond_task(const struct md_config *c)
 	return def;
 }
 
-const char *model_task_of(const char *arch, const struct md_config *c)
+const char *model_task_of(const char *arch, const struct md_config *c, struct cd_arena *a)
 {
-	static char task[64];
+	char task[64];
 	const char *kind, *key, *best = NULL;
 	size_t best_len = 0;
 
@@ -56,17 +56,11 @@ const char *model_task_of(const char *arch, const struct md_config *c)
 		}
 	}
 out:
-	if (best && best != task) {
-		str_copy(task, sizeof(task), best);
-		best = task;
-	}
-	return best && *best ? best : NULL;
+	return best && *best ? arena_strdup(a, best) : NULL;
 }
 
-const char *model_type_first(const char *type, int *native, const char **source)
+const char *model_type_first(const char *type, int *native, const char **source, struct cd_arena *a)
 {
-	static char first[32], src[1024];
-
 	*native = 1;
 	if (!type || kb_tsv_open(&tsv, "model_types.tsv"))
 		return NULL;
@@ -75,34 +69,37 @@ const char *model_type_first(const char *type, int *native, const char **source)
 		if (!t || strcmp(t, type))
 			continue;
 		*native = strcmp(kb_tsv_get(&tsv, "native"), "no") != 0;
-		str_copy(first, sizeof(first), kb_tsv_get(&tsv, "first_transformers"));
-		str_copy(src, sizeof(src), kb_tsv_get(&tsv, "source"));
 		if (source)
-			*source = src;
-		return first;
+			*source = arena_strdup(a, kb_tsv_get(&tsv, "source"));
+		return arena_strdup(a, kb_tsv_get(&tsv, "first_transformers"));
 	}
 	return NULL;
 }
 
-const char *model_tf_since(const char *change)
+int model_tf_since(const char *change, char *out, size_t cap)
 {
-	static char since[32];
-
+	if (cap)
+		out[0] = '\0';
 	if (!change || kb_tsv_open(&tsv, "transformers_api.tsv"))
-		return NULL;
+		return CD_ENOENT;
 	while (kb_tsv_next(&tsv)) {
-		const char *c = kb_tsv_get(&tsv, "change");
+		const char *c = kb_tsv_get(&tsv, "change"), *since;
 		if (!c || strcmp(c, change))
 			continue;
-		str_copy(since, sizeof(since), kb_tsv_get(&tsv, "since"));
-		return since[0] ? since : NULL;
+		since = kb_tsv_get(&tsv, "since");
+		if (!since || !*since)
+			return CD_ENOENT;
+		return str_copy(out, cap, since) < cap ? 0 : CD_ERANGE;
 	}
-	return NULL;
+	return CD_ENOENT;
 }
 
 const char *model_dtype_kw(const char *tf_version)
 {
-	const char *since = model_tf_since("dtype_keyword");
+	char since[32];
 
-	return tf_version && since && ver_cmp(tf_version, since) < 0 ? "torch_dtype" : "dtype";
+	return tf_version && model_tf_since("dtype_keyword", since, sizeof(since)) == 0 &&
+			       ver_cmp(tf_version, since) < 0
+		       ? "torch_dtype"
+		       : "dtype";
 }

@@ -73,7 +73,12 @@ static void list_files(const struct cd_model_facts *m, struct cd_finding *x, str
 static void refetch(const struct cd_model_facts *m, struct cd_finding *x, struct cd_arena *a,
 		    int force)
 {
-	if (m->source == MD_SRC_CACHE)
+	if (m->source == MD_SRC_HUB)
+		finding_fix(x, a,
+			    "# these are the files on the Hub (%s): pin another --revision, or "
+			    "tell the repository's owners",
+			    m->hub.url);
+	else if (m->source == MD_SRC_CACHE)
 		finding_fix(x, a, "hf download %s%s%s%s", m->spec,
 			    strcmp(m->revision, "main") ? " --revision " : "",
 			    strcmp(m->revision, "main") ? m->revision : "",
@@ -91,7 +96,8 @@ static void incomplete(const struct cd_model_facts *m, struct cd_findings *out)
 	size_t i, bad = 0;
 
 	for (i = 0; i < w->n_files; i++)
-		bad += is_bad(&w->files[i], 0);
+		if (is_bad(&w->files[i], 0))
+			bad++;
 	if (!bad && !m->n_incomplete && !w->n_index_missing &&
 	    (w->format || m->config.present != CD_TRI_YES))
 		return;
@@ -121,7 +127,8 @@ static void corrupt(const struct cd_model_facts *m, struct cd_findings *out)
 	size_t i, bad = 0;
 
 	for (i = 0; i < m->w.n_files; i++)
-		bad += is_bad(&m->w.files[i], 1);
+		if (is_bad(&m->w.files[i], 1))
+			bad++;
 	if (!bad)
 		return;
 	x = findings_add(out, "model-weights-corrupt", CD_SEV_ERROR, SECTION,

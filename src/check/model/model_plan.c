@@ -129,7 +129,8 @@ static const char *dominant(const struct cd_model_facts *m)
 static void resolve_dtype(const struct cd_model_facts *m, const struct mp_request *r,
 			  struct cd_arena *a, struct cd_model_plan *p)
 {
-	const char *d, *auto_since;
+	const char *d;
+	char auto_since[32];
 	size_t i;
 
 	for (i = 0; r->dtype && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
@@ -146,7 +147,8 @@ static void resolve_dtype(const struct cd_model_facts *m, const struct mp_reques
 		p->dtype = "stored";
 		p->dtype_reason = arena_printf(a, "pre-quantized checkpoint (quant_method %s)",
 					       m->config.quant_method);
-	} else if (m->tf.version && (auto_since = model_tf_since("dtype_auto_default")) &&
+	} else if (m->tf.version &&
+		   model_tf_since("dtype_auto_default", auto_since, sizeof(auto_since)) == 0 &&
 		   ver_cmp(m->tf.version, auto_since) < 0) {
 		p->dtype = "float32";
 		p->dtype_reason = arena_printf(a,
@@ -419,7 +421,7 @@ void model_plan(const struct cd_facts *f, const struct cd_model_facts *m,
 		p->task = r->task;
 		p->task_source = "--task";
 	} else if (m->config.n_arch) {
-		p->task = arena_strdup(a, model_task_of(m->config.architectures[0], &m->config));
+		p->task = model_task_of(m->config.architectures[0], &m->config, a);
 		p->task_source = m->config.architectures[0];
 	}
 	resolve_dtype(m, r, a, p);

@@ -21,6 +21,8 @@
 
 #define PROC_VERSION	 "/proc/driver/nvidia/version"
 #define PROC_VERSION_MAX (64 * 1024)
+#define SYS_VERSION	 "/sys/module/nvidia/version"
+#define SYS_VERSION_MAX	 64
 #define ABSENT_MAX	 32
 
 /* What the common records of one library's child said. */
@@ -49,6 +51,23 @@ static void kernel_module(struct cd_facts *f)
 	    nvproc_parse((const uint8_t *)b.p, b.len, &v) == 0) {
 		f->driver.kernel_module_version = arena_strdup(&f->arena, v.version);
 		f->driver.kernel_module_type = v.open ? "open" : "proprietary";
+	}
+	buf_free(&b);
+}
+
+/* /sys/module/nvidia/version: one line, "580.159.04\n"; anything but a
+ * dotted number is ignored. */
+static void sys_module(struct cd_facts *f)
+{
+	struct cd_buf b;
+	size_t n;
+
+	buf_init(&b, SYS_VERSION_MAX);
+	if (file_read(&f->root, SYS_VERSION, SYS_VERSION_MAX, &b, NULL) == 0 && b.p) {
+		n = strspn(b.p, "0123456789.");
+		if (n && b.p[0] != '.' && (b.p[n] == '\n' || b.p[n] == '\0') && strchr(b.p, '.') &&
+		    strchr(b.p, '.') < b.p + n)
+			f->driver.sys_module_version = arena_strndup(&f->arena, b.p, n);
 	}
 	buf_free(&b);
 }
@@ -214,6 +233,8 @@ static void driver_version(struct cd_facts *f)
 
 	if (d->version)
 		d->version_source = "nvml";
+	else if ((d->version = d->sys_module_version))
+		d->version_source = "sys-module";
 	else if ((d->version = d->kernel_module_version))
 		d->version_source = "kernel-module";
 	else if ((d->version = u = user_space_version(f)))
@@ -257,7 +278,7 @@ static void query_start(struct cd_facts *f, struct driver_pending *p, const char
 	for (i = 0; i < p->n; i++)
 		p->jobs[i].keep_stderr = verbose >= 2;
 	/* On failure every job is ISO_NOT_RUN with its reason; decide() says so. */
-	isolate_start(&p->batch, p->jobs, p->n, p->timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
+	(void)!isolate_start(&p->batch, p->jobs, p->n, p->timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
 }
 
 static void query_finish(struct cd_facts *f, struct driver_pending *p)
@@ -319,6 +340,7 @@ void driver_probe_finish(struct cd_facts *f, struct driver_pending *p)
 	struct cd_driver_facts *d = &f->driver;
 
 	kernel_module(f);
+	sys_module(f);
 	if (p && p->n)
 		query_finish(f, p);
 	d->status = rank(d->nvml.status) >= rank(d->cuda.status) ? d->nvml.status : d->cuda.status;

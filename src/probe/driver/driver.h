@@ -6,13 +6,14 @@
 #ifndef CD_PROBE_DRIVER_H
 #define CD_PROBE_DRIVER_H
 
+#include "core/err.h"
 #include "facts/facts.h"
 
 void driver_probe(struct cd_facts *f); /* driver.c: NVML + CUDA driver, GPUs */
 /* The driver probe in two halves: _start forks the isolated queries, which
  * then run while the file probes work; _finish collects them. */
 struct driver_pending;
-struct driver_pending *driver_probe_start(struct cd_facts *f);
+CD_WUR struct driver_pending *driver_probe_start(struct cd_facts *f);
 void driver_probe_finish(struct cd_facts *f, struct driver_pending *p);
 
 #endif

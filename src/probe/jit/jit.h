@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "format/jitparse.h"
 #include "facts/jit.h"
 
@@ -37,7 +38,7 @@ void jit_probe_cache(struct cd_facts *f, struct cd_jit_facts *jf, int64_t now);
 
 /* Helpers shared by the parts (jit_probe.c). */
 /* Read a small file under the root; NULL when absent or unreadable. */
-char *jit_slurp(struct cd_facts *f, const char *path, size_t max, size_t *len);
+CD_WUR char *jit_slurp(struct cd_facts *f, const char *path, size_t max, size_t *len);
 /* First executable NAME on the colon-separated in-root PATH; NULL if none. */
 const char *jit_which(struct cd_facts *f, const char *path_var, const char *name);
 /* TORCH_CUDA_ARCH_LIST (value, NULL when unset) into a as torch_version's
@@ -46,6 +47,6 @@ const char *jit_which(struct cd_facts *f, const char *path_var, const char *name
 void jit_arch_parse(struct cd_facts *f, struct jit_arch *a, const char *value,
 		    const char *torch_version);
 /* Parse "MAJOR.MINOR" leniently; 0 or -1. */
-int jit_major_minor(const char *v, int *major, int *minor);
+CD_WUR int jit_major_minor(const char *v, int *major, int *minor);
 
 #endif

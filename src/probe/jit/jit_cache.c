@@ -13,15 +13,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/jit/jit.h"
 
 #define SCAN_MAX 4096
-
-static const char *pj(struct cd_facts *f, const char *a, const char *b)
-{
-	return arena_printf(&f->arena, "%s/%s", a, b);
-}
 
 static struct jit_cache_item *item(struct jit_cache *c, enum jit_cache_kind k, const char *path)
 {
@@ -43,11 +39,10 @@ static void root_dir(struct cd_facts *f, struct cd_jit_facts *jf)
 	if (e->ext_dir && *e->ext_dir)
 		c->root = e->ext_dir, c->via = "TORCH_EXTENSIONS_DIR";
 	else if (e->xdg_cache && e->xdg_cache[0] == '/')
-		c->root = pj(f, e->xdg_cache, "torch_extensions"), c->via = "XDG_CACHE_HOME";
+		c->root = fsu_path(&f->arena, e->xdg_cache, "torch_extensions"),
+		c->via = "XDG_CACHE_HOME";
 	else if (e->home && e->home[0] == '/')
-		c->root = arena_printf(&f->arena, "%s/.cache/torch_extensions",
-				       strcmp(e->home, "/") ? e->home : ""),
-		c->via = "HOME";
+		c->root = fsu_path(&f->arena, e->home, ".cache/torch_extensions"), c->via = "HOME";
 }
 
 /* "py312_cu130" -> py "3.12", cu "13.0" (or "cpu"); 0 when it has that shape. */
@@ -87,7 +82,7 @@ static int64_t age(const struct stat *st, int64_t now)
 static void foreign(struct cd_facts *f, struct cd_jit_facts *jf, const char *dir)
 {
 	size_t len = 0;
-	char *s = jit_slurp(f, pj(f, dir, "build.ninja"), 1 << 20, &len);
+	char *s = jit_slurp(f, fsu_path(&f->arena, dir, "build.ninja"), 1 << 20, &len);
 	char nvcc[PATH_MAX], pyv[16];
 	struct jit_cache_item *it;
 
@@ -109,7 +104,7 @@ static void build_dir(struct cd_facts *f, struct cd_jit_facts *jf, const char *d
 {
 	struct jit_cache_item *it;
 	struct stat st, so;
-	const char *lock = pj(f, dir, "lock");
+	const char *lock = fsu_path(&f->arena, dir, "lock");
 	int has_so, has_ninja;
 
 	jf->cache.n_builds++;
@@ -117,7 +112,7 @@ static void build_dir(struct cd_facts *f, struct cd_jit_facts *jf, const char *d
 	    (it = item(&jf->cache, S_ISDIR(st.st_mode) ? JIT_C_LOCK_DIR : JIT_C_LOCK, lock)))
 		it->age_s = age(&st, now);
 	has_so = file_stat(&f->root, arena_printf(&f->arena, "%s/%s.so", dir, name), &so) == 0;
-	has_ninja = file_exists(&f->root, pj(f, dir, "build.ninja"));
+	has_ninja = file_exists(&f->root, fsu_path(&f->arena, dir, "build.ninja"));
 	if (has_ninja && !has_so && (it = item(&jf->cache, JIT_C_HALF_BUILT, dir)))
 		it->detail = arena_printf(&f->arena, "build.ninja without %s.so", name);
 	if (has_so && jf->py.torch_mtime != CD_UNK && (int64_t)so.st_mtime < jf->py.torch_mtime &&
@@ -142,7 +137,7 @@ static void scan(struct cd_facts *f, struct cd_jit_facts *jf, const char *dir, i
 		const char *p;
 		if (e->d_name[0] == '.')
 			continue;
-		p = pj(f, dir, e->d_name);
+		p = fsu_path(&f->arena, dir, e->d_name);
 		if (file_is_dir(&f->root, p))
 			build_dir(f, jf, p, e->d_name, flat, now);
 	}
@@ -166,7 +161,7 @@ static void scan_root(struct cd_facts *f, struct cd_jit_facts *jf, const char *w
 		int v;
 		if (e->d_name[0] == '.')
 			continue;
-		p = pj(f, c->root, e->d_name);
+		p = fsu_path(&f->arena, c->root, e->d_name);
 		if (!file_is_dir(&f->root, p))
 			continue;
 		v = versioned_name(e->d_name, py, sizeof(py), cu, sizeof(cu));
@@ -224,7 +219,7 @@ void jit_probe_cache(struct cd_facts *f, struct cd_jit_facts *jf, int64_t now)
 		else if (jit_major_minor(want_cu, &cma, &cmi) == 0)
 			snprintf(name, sizeof(name), "py%d%d_cu%d%d", ma, mi, cma, cmi);
 		if (name[0])
-			c->active = pj(f, c->root, name);
+			c->active = fsu_path(&f->arena, c->root, name);
 	}
 	if (c->exists != CD_TRI_YES)
 		return;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/isolate.h"
 #include "probe/jit/jit.h"
@@ -151,7 +152,7 @@ static void resolve(struct cd_facts *f, struct cd_jit_facts *jf, struct jit_comp
 		if (file_stat(&f->root, cmd, &st) != 0)
 			return;
 		if (S_ISDIR(st.st_mode) && is_ccbin)
-			cmd = arena_printf(&f->arena, "%s/gcc", cmd);
+			cmd = fsu_path(&f->arena, cmd, "gcc");
 		if (file_is_reg(&f->root, cmd))
 			c->path = cmd;
 		return;
@@ -182,8 +183,7 @@ static void alternatives(struct cd_facts *f, struct cd_jit_facts *jf)
 			m = strtol(v, &end, 10);
 			if (*end || m <= 0 || m > 100)
 				continue;
-			jf->alt[jf->n_alt].path =
-				arena_printf(&f->arena, "%s/%s", dirs[i], e->d_name);
+			jf->alt[jf->n_alt].path = fsu_path(&f->arena, dirs[i], e->d_name);
 			jf->alt[jf->n_alt].family = fam;
 			jf->alt[jf->n_alt].major = (int)m;
 			jf->n_alt++;
@@ -223,7 +223,7 @@ void jit_probe_compilers(struct cd_facts *f, struct cd_jit_facts *jf)
 
 	jf->ninja.path = jit_which(f, jf->env.path, "ninja");
 	if (jf->py.prefix) {
-		const char *p = arena_printf(&f->arena, "%s/bin/ninja", jf->py.prefix);
+		const char *p = fsu_path(&f->arena, jf->py.prefix, "bin/ninja");
 		struct stat st;
 		if (file_stat(&f->root, p, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
 			jf->ninja.env_bin = p;

@@ -8,6 +8,7 @@
 
 #include "core/buf.h"
 #include "core/err.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "kb/torcharch.h"
 #include "probe/jit/jit.h"
@@ -221,13 +222,12 @@ static void cutlass(struct cd_facts *f, struct cd_jit_facts *jf)
 				  "nvidia-cutlass package (cutlass_library) is not installed";
 	} else if (c[0] != '/' || !file_is_dir(&f->root, c)) {
 		jf->cutlass_note = arena_printf(&f->arena, "CUTLASS_PATH %s does not exist", c);
-	} else if (!file_is_dir(&f->root, arena_printf(&f->arena, "%s/include", c)) &&
-		   !file_is_dir(&f->root, arena_printf(&f->arena, "%s/tools/util/include", c))) {
+	} else if (!file_is_dir(&f->root, fsu_path(&f->arena, c, "include")) &&
+		   !file_is_dir(&f->root, fsu_path(&f->arena, c, "tools/util/include"))) {
 		jf->cutlass_note = arena_printf(
 			&f->arena, "CUTLASS_PATH %s has neither include/ nor tools/util/include",
 			c);
-	} else if ((log = jit_slurp(f, arena_printf(&f->arena, "%s/CHANGELOG.md", c), 4 << 20,
-				    &len)) &&
+	} else if ((log = jit_slurp(f, fsu_path(&f->arena, c, "CHANGELOG.md"), 4 << 20, &len)) &&
 		   !strstr(log, "3.1.0")) { /* EvoformerAttnBuilder.is_compatible's own test
 					       (data/deepspeed_ops.tsv, evoformer_attn) */
 		jf->cutlass_note = arena_printf(

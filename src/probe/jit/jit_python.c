@@ -8,15 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/fsutil.h"
 #include "probe/jit/jit.h"
 #include "probe/stack/stack.h"
 
 #define SMALL_FILE ((size_t)1 << 20)
-
-static const char *join(struct cd_facts *f, const char *a, const char *b)
-{
-	return arena_printf(&f->arena, "%s/%s", a, b);
-}
 
 static void torch_facts(struct cd_facts *f, const struct cd_stack_facts *st, struct jit_python *py)
 {
@@ -35,11 +31,11 @@ static void torch_facts(struct cd_facts *f, const struct cd_stack_facts *st, str
 	/* version.py read and torch.version.cuda None: a CPU-only (or ROCm) build. */
 	py->torch_cpu_only =
 		!t->cuda && t->version_source && !strcmp(t->version_source, "torch/version.py");
-	vpy = join(f, t->path, "version.py");
+	vpy = fsu_path(&f->arena, t->path, "version.py");
 	if (file_stat(&f->root, vpy, &sb) == 0)
 		py->torch_mtime = (int64_t)sb.st_mtime;
-	if (file_is_reg(&f->root, join(f, t->path, "include/ATen/cuda/CUDAContext.h")))
-		py->torch_include = join(f, t->path, "include");
+	if (file_is_reg(&f->root, fsu_path(&f->arena, t->path, "include/ATen/cuda/CUDAContext.h")))
+		py->torch_include = fsu_path(&f->arena, t->path, "include");
 }
 
 struct ds_ctx {
@@ -86,17 +82,19 @@ static void deepspeed_facts(struct cd_facts *f, const struct cd_python_facts *en
 		return;
 	}
 	py->ds_present = CD_TRI_YES;
-	s = jit_slurp(f, join(f, dir, "git_version_info_installed.py"), SMALL_FILE, &len);
+	s = jit_slurp(f, fsu_path(&f->arena, dir, "git_version_info_installed.py"), SMALL_FILE,
+		      &len);
 	if (s) {
 		if (jp_py_assign((const uint8_t *)s, len, "version", v, sizeof(v)) == 0)
 			py->ds_version = arena_strdup(&f->arena, v);
-		jp_py_dict((const uint8_t *)s, len, "installed_ops", ds_item, &c);
+		/* Absent or malformed: the items read before the error stand. */
+		(void)!jp_py_dict((const uint8_t *)s, len, "installed_ops", ds_item, &c);
 		c.torch_info = 1;
-		jp_py_dict((const uint8_t *)s, len, "torch_info", ds_item, &c);
+		(void)!jp_py_dict((const uint8_t *)s, len, "torch_info", ds_item, &c);
 	}
-	s = jit_slurp(f, join(f, dir, "ops/op_builder/builder.py"), SMALL_FILE, &len);
+	s = jit_slurp(f, fsu_path(&f->arena, dir, "ops/op_builder/builder.py"), SMALL_FILE, &len);
 	if (!s && (ob = python_module_dir(f, env, "op_builder", NULL)))
-		s = jit_slurp(f, join(f, ob, "builder.py"), SMALL_FILE, &len);
+		s = jit_slurp(f, fsu_path(&f->arena, ob, "builder.py"), SMALL_FILE, &len);
 	if (s && jp_ds_minor_ok((const uint8_t *)s, len, &py->ds_minor_ok_majors) == 0)
 		py->ds_minor_ok_known = 1;
 }
@@ -141,7 +139,7 @@ void jit_probe_python(struct cd_facts *f, struct cd_jit_facts *jf)
 		py->site_packages = env_site(env);
 	deepspeed_facts(f, env, py);
 	ninja = python_module_dir(f, env, "ninja", NULL);
-	py->ninja_module = ninja && file_exists(&f->root, join(f, ninja, "__init__.py"))
+	py->ninja_module = ninja && file_exists(&f->root, fsu_path(&f->arena, ninja, "__init__.py"))
 				   ? CD_TRI_YES
 				   : CD_TRI_NO;
 	py->cutlass_library =

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/isolate.h"
 
@@ -95,16 +96,20 @@ static void add(struct cd_facts *f, struct args *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
+/* What a command line or flag list shows when it does not fit its buffer. */
+#define SMOKE_TOO_LONG "(too long to show)"
+
 static const char *cmdline(struct cd_facts *f, const struct args *a)
 {
 	struct cd_buf b;
 	const char *s;
-	int i;
+	int i, rc = 0;
 
 	buf_init(&b, 64 << 10);
-	for (i = 0; i < a->n; i++)
-		buf_printf(&b, strpbrk(a->v[i], " \t'") ? "%s'%s'" : "%s%s", i ? " " : "", a->v[i]);
-	s = arena_strdup(&f->arena, b.p ? b.p : "");
+	for (i = 0; !rc && i < a->n; i++)
+		rc = buf_printf(&b, strpbrk(a->v[i], " \t'") ? "%s'%s'" : "%s%s", i ? " " : "",
+				a->v[i]);
+	s = rc ? SMOKE_TOO_LONG : arena_strdup(&f->arena, b.p ? b.p : "");
 	buf_free(&b);
 	return s;
 }
@@ -116,6 +121,7 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 	const struct jit_arch *ar = &jf->arch;
 	struct cd_buf b;
 	size_t i;
+	int rc = 0;
 
 	buf_init(&b, 8 << 10);
 	if (!ar->use_gpus && ar->rc == 0) {
@@ -125,13 +131,15 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 			add(f, a,
 			    arena_printf(&f->arena, "-gencode=arch=compute_%d%d%s,code=sm_%d%d%s",
 					 e->major, e->minor, sfx, e->major, e->minor, sfx));
-			buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
+			if (!rc)
+				rc = buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
 			if (e->ptx) {
 				add(f, a,
 				    arena_printf(&f->arena,
 						 "-gencode=arch=compute_%d%d%s,code=compute_%d%d%s",
 						 e->major, e->minor, sfx, e->major, e->minor, sfx));
-				buf_printf(&b, " %s", a->v[a->n - 1]);
+				if (!rc)
+					rc = buf_printf(&b, " %s", a->v[a->n - 1]);
 			}
 		}
 	} else if (ar->use_gpus && ar->n_gpus) {
@@ -150,19 +158,21 @@ static void arch_flags(struct cd_facts *f, const struct cd_jit_facts *jf, struct
 			add(f, a,
 			    arena_printf(&f->arena, "-gencode=arch=compute_%d,code=sm_%d", cc[j],
 					 cc[j]));
-			buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
+			if (!rc)
+				rc = buf_printf(&b, "%s%s", b.len ? " " : "", a->v[a->n - 1]);
 		}
 		add(f, a,
 		    arena_printf(&f->arena, "-gencode=arch=compute_%d,code=compute_%d", cc[n - 1],
 				 cc[n - 1]));
-		buf_printf(&b, " %s", a->v[a->n - 1]);
+		if (!rc)
+			rc = buf_printf(&b, " %s", a->v[a->n - 1]);
 	} else {
 		s->arch_note = ar->rc ? "TORCH_CUDA_ARCH_LIST is not valid (torch would stop with "
 					"ValueError); built for nvcc's default architecture"
 				      : "no TORCH_CUDA_ARCH_LIST and no GPU: built for nvcc's "
 					"default architecture";
 	}
-	s->arch_flags = arena_strdup(&f->arena, b.p ? b.p : "");
+	s->arch_flags = rc ? SMOKE_TOO_LONG : arena_strdup(&f->arena, b.p ? b.p : "");
 	buf_free(&b);
 }
 
@@ -172,7 +182,7 @@ static int write_source(const char *dir)
 	int fd;
 	ssize_t w;
 
-	if (snprintf(p, sizeof(p), "%s/smoke.cu", dir) >= (int)sizeof(p))
+	if (fsu_join(p, sizeof(p), dir, "smoke.cu"))
 		return CD_ERANGE;
 	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -197,7 +207,7 @@ static int remove_dir(const char *dir)
 			continue;
 		if (unlinkat(dirfd(d), e->d_name, 0) != 0 && errno == EISDIR) {
 			char sub[PATH_MAX];
-			if (snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) < (int)sizeof(sub))
+			if (fsu_join(sub, sizeof(sub), dir, e->d_name) == 0)
 				remove_dir(sub);
 		}
 	}
@@ -322,7 +332,7 @@ static const char *line_after(struct cd_facts *f, const struct cd_buf *b, const 
 static void load(struct cd_facts *f, const struct jit_smoke_opts *o, const char *dir,
 		 struct jit_smoke *s)
 {
-	struct load_arg la = {arena_printf(&f->arena, "%s/smoke.so", dir), o->run_kernel};
+	struct load_arg la = {fsu_path(&f->arena, dir, "smoke.so"), o->run_kernel};
 	struct iso_job j = {.fn = load_child, .arg = &la, .output = ISO_LOG};
 	const struct cd_buf *out = &j.out;
 	int code;
@@ -376,9 +386,9 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 		add(f, nv, jf->env.cc);
 	}
 	add(f, nv, "-c");
-	add(f, nv, arena_printf(&f->arena, "%s/smoke.cu", dir));
+	add(f, nv, fsu_path(&f->arena, dir, "smoke.cu"));
 	add(f, nv, "-o");
-	add(f, nv, arena_printf(&f->arena, "%s/smoke.o", dir));
+	add(f, nv, fsu_path(&f->arena, dir, "smoke.o"));
 	add(f, nv, "-D__CUDA_NO_HALF_OPERATORS__");
 	add(f, nv, "-D__CUDA_NO_HALF_CONVERSIONS__");
 	add(f, nv, "-D__CUDA_NO_BFLOAT16_CONVERSIONS__");
@@ -393,18 +403,17 @@ static void build_commands(struct cd_facts *f, const struct cd_jit_facts *jf, co
 		add(f, nv, "-isystem");
 		add(f, nv, jf->py.torch_include);
 		add(f, nv, "-isystem");
-		add(f, nv,
-		    arena_printf(&f->arena, "%s/torch/csrc/api/include", jf->py.torch_include));
+		add(f, nv, fsu_path(&f->arena, jf->py.torch_include, "torch/csrc/api/include"));
 		add(f, nv, "-DCD_WITH_TORCH");
 	}
 	add(f, nv, "-isystem");
 	add(f, nv, tk->include_dir);
 
 	add(f, ln, cxx);
-	add(f, ln, arena_printf(&f->arena, "%s/smoke.o", dir));
+	add(f, ln, fsu_path(&f->arena, dir, "smoke.o"));
 	add(f, ln, "-shared");
 	add(f, ln, "-o");
-	add(f, ln, arena_printf(&f->arena, "%s/smoke.so", dir));
+	add(f, ln, fsu_path(&f->arena, dir, "smoke.so"));
 	add(f, ln, arena_printf(&f->arena, "-L%s", tk->lib_dir));
 	add(f, ln, "-lcudart");
 	add(f, ln, "-lcusparse");
@@ -456,8 +465,7 @@ int jit_smoke_run(struct cd_facts *f, const struct cd_jit_facts *jf, const struc
 				    : "torch would find no CUDA toolkit (CUDA_HOME is None)";
 		return 0;
 	}
-	if (snprintf(dir, sizeof(dir), "%s/cuda-doctor-jit-XXXXXX", base) >= (int)sizeof(dir) ||
-	    !mkdtemp(dir)) {
+	if (fsu_join(dir, sizeof(dir), base, "cuda-doctor-jit-XXXXXX") || !mkdtemp(dir)) {
 		s->status = "setup-failed";
 		s->detail = arena_printf(&f->arena, "cannot create a directory under %s: %s", base,
 					 strerror(errno));

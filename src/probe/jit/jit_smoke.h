@@ -10,6 +10,7 @@
 #ifndef CD_JIT_SMOKE_H
 #define CD_JIT_SMOKE_H
 
+#include "core/err.h"
 #include "format/jitparse.h"
 #include "probe/jit/jit.h"
 

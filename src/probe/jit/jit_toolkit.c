@@ -16,17 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "kb/kb.h"
 #include "probe/isolate.h"
 #include "probe/jit/jit.h"
 #include "probe/toolkit/toolkit.h"
 #include "probe/toolkit/tkscan.h"
-
-static const char *pj(struct cd_facts *f, const char *a, const char *b)
-{
-	return arena_printf(&f->arena, "%s/%s", strcmp(a, "/") ? a : "", b);
-}
 
 static void select_home(struct cd_facts *f, struct cd_jit_facts *jf)
 {
@@ -77,14 +73,15 @@ static void nvcc_facts(struct cd_facts *f, struct cd_jit_facts *jf)
 {
 	struct jit_toolkit *tk = &jf->tk;
 
-	tk->include_dir = pj(f, tk->cuda_home, "include");
+	tk->include_dir = fsu_path(&f->arena, tk->cuda_home, "include");
 	if (!tk->lib_dir) /* no toolkit directory: what torch would pass */
-		tk->lib_dir = pj(f, tk->cuda_home, "lib64");
+		tk->lib_dir = fsu_path(&f->arena, tk->cuda_home, "lib64");
 	if (!tk->nvcc_version && tk->nvcc && f->root.is_host) {
 		tk->nvcc_version = ask_nvcc(f, tk->nvcc);
 		tk->nvcc_version_source = tk->nvcc_version ? "nvcc --version" : NULL;
 	}
-	jit_major_minor(tk->nvcc_version, &tk->nvcc_major, &tk->nvcc_minor);
+	/* Unknown or unparsable: both stay -1, which the checks read as unknown. */
+	(void)!jit_major_minor(tk->nvcc_version, &tk->nvcc_major, &tk->nvcc_minor);
 }
 
 /* ---- files ------------------------------------------------------------ */
@@ -224,8 +221,9 @@ static void candidate_roots(struct cd_facts *f, struct cd_jit_facts *jf, struct 
 	size_t i;
 	int n = 0;
 
-	if (jf->tk.cuda_home)
-		file_realpath(&f->root, jf->tk.cuda_home, home_real, sizeof(home_real));
+	if (jf->tk.cuda_home &&
+	    file_realpath(&f->root, jf->tk.cuda_home, home_real, sizeof(home_real)) != 0)
+		home_real[0] = '\0'; /* no such directory: nothing to skip */
 	for (i = 0; i < f->toolkit.n; i++)
 		add_root(f, r, f->toolkit.items[i].root, home_real);
 	add_root(f, r, "/usr/local/cuda", home_real);
@@ -239,7 +237,7 @@ static void candidate_roots(struct cd_facts *f, struct cd_jit_facts *jf, struct 
 		/* Newest version first, so fixes name the newest toolkit. */
 		qsort(names, k, sizeof(names[0]), by_version_desc);
 		for (i = 0; i < k; i++)
-			add_root(f, r, pj(f, "/usr/local", names[i]), home_real);
+			add_root(f, r, fsu_path(&f->arena, "/usr/local", names[i]), home_real);
 	}
 	add_root(f, r, "/opt/cuda", home_real);
 	add_root(f, r, jf->env.conda_prefix, home_real);
@@ -341,7 +339,7 @@ static void others(struct cd_facts *f, struct cd_jit_facts *jf, struct roots *r)
 
 	for (k = 0; k < r->n && tk->n_others < JIT_OTHERS_MAX; k++) {
 		const struct cd_toolkit *t;
-		if (!file_is_reg(&f->root, pj(f, r->dir[k], "bin/nvcc")))
+		if (!file_is_reg(&f->root, fsu_path(&f->arena, r->dir[k], "bin/nvcc")))
 			continue;
 		t = root_inv(f, r, k);
 		tk->others[tk->n_others] = r->dir[k];

@@ -39,10 +39,10 @@ enum cudaarch_scan { CUDAARCH_SCAN_AUTO = 0, CUDAARCH_SCAN_ALWAYS, CUDAARCH_SCAN
 
 /* From a parsed ELF image. Only a file whose sections cannot be read fails;
  * a corrupt fatbin is reported in walk_rc / walk_error with what was read. */
-int cudaarch_from_elf(const struct elf_file *e, enum cudaarch_scan scan, struct cudaarch *out,
-		      struct cd_err *err);
+CD_WUR int cudaarch_from_elf(const struct elf_file *e, enum cudaarch_scan scan,
+			     struct cudaarch *out, struct cd_err *err);
 /* Map path (in-root), parse it, and call cudaarch_from_elf. */
-int cudaarch_read(const struct cd_root *r, const char *path, enum cudaarch_scan scan,
-		  struct cudaarch *out, struct cd_err *err);
+CD_WUR int cudaarch_read(const struct cd_root *r, const char *path, enum cudaarch_scan scan,
+			 struct cudaarch *out, struct cd_err *err);
 
 #endif

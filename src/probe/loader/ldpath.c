@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "format/elf.h"
 #include "probe/loader/ldresolve_int.h"
@@ -114,14 +115,15 @@ char *ldr_expand(struct ldr_session *s, const char *in, const char *origin)
 	struct cd_buf b;
 	char *out;
 	size_t k;
+	int rc = 0;
 
 	if (!strchr(in, '$'))
 		return arena_strdup(s->a, in);
 	buf_init(&b, 1 << 16);
-	while (*in) {
+	while (*in && !rc) {
 		const char *val = NULL;
 		if (*in != '$') {
-			buf_putc(&b, *in++);
+			rc = buf_putc(&b, *in++);
 			continue;
 		}
 		if ((k = is_dst(in + 1, "ORIGIN")) != 0)
@@ -131,17 +133,18 @@ char *ldr_expand(struct ldr_session *s, const char *in, const char *origin)
 		else if ((k = is_dst(in + 1, "LIB")) != 0)
 			val = s->plat.lib;
 		if (!k) {
-			buf_putc(&b, *in++);
+			rc = buf_putc(&b, *in++);
 			continue;
 		}
 		if (!val) {
 			buf_free(&b);
 			return NULL;
 		}
-		buf_puts(&b, val);
+		rc = buf_puts(&b, val);
 		in += 1 + k;
 	}
-	out = arena_strndup(s->a, b.p ? b.p : "", b.len);
+	/* A path cut short names another file: no value, as for a token without one. */
+	out = rc ? NULL : arena_strndup(s->a, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return out;
 }
@@ -182,16 +185,6 @@ int ldr_split_dirs(struct ldr_session *s, const char *list, const char *seps, co
 	return 0;
 }
 
-/* "dir/name" the way open_path builds it: "" means the current directory. */
-const char *ldr_join(struct ldr_session *s, const char *dir, const char *name)
-{
-	if (!*dir)
-		return arena_strdup(s->a, name);
-	if (!strcmp(dir, "/"))
-		return arena_printf(s->a, "/%s", name);
-	return arena_printf(s->a, "%s/%s", dir, name);
-}
-
 /* The in-root path to open for a loader path (relative: from cfg.cwd). */
 const char *ldr_fs_path(struct ldr_session *s, const char *path)
 {
@@ -199,7 +192,7 @@ const char *ldr_fs_path(struct ldr_session *s, const char *path)
 
 	if (path[0] == '/')
 		return path;
-	return ldr_join(s, cwd, path);
+	return fsu_path(s->a, cwd, path);
 }
 
 /* dirname as _dl_new_object computes l_origin: no canonicalisation. */

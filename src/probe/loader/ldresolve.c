@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/vec.h"
 #include "format/elf.h"
 #include "probe/loader/ldresolve_int.h"
 
@@ -61,33 +62,22 @@ void ldr_free(struct ldr_session *s)
 	s->n_objs = s->n_needs = s->n_order = 0;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size, size_t max)
-{
-	size_t c = *cap ? *cap * 2 : 16;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	if (n >= max)
-		return CD_ENOMEM;
-	if (c > max)
-		c = max;
-	q = realloc(*p, c * size);
-	if (!q)
-		return CD_ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static int new_obj(struct ldr_session *s)
 {
-	if (grow((void **)&s->objs, &s->cap_objs, s->n_objs, sizeof(*s->objs), LDR_MAX_OBJECTS) ||
-	    grow((void **)&s->order, &s->cap_order, s->n_order, sizeof(*s->order),
-		 LDR_MAX_OBJECTS)) {
+	struct ldr_obj *objs = vec_grow(NULL, s->objs, &s->cap_objs, s->n_objs, sizeof(*objs), 16,
+					LDR_MAX_OBJECTS);
+	int *order = NULL;
+
+	if (objs) {
+		s->objs = objs;
+		order = vec_grow(NULL, s->order, &s->cap_order, s->n_order, sizeof(*order), 16,
+				 LDR_MAX_OBJECTS);
+	}
+	if (!order) {
 		s->truncated = 1;
 		return -1;
 	}
+	s->order = order;
 	memset(&s->objs[s->n_objs], 0, sizeof(s->objs[0]));
 	s->objs[s->n_objs].loader = -1;
 	return (int)s->n_objs++;
@@ -204,10 +194,13 @@ static int resolve_one(struct ldr_session *s, const char *name, int by, enum ldr
 	struct ldr_need *need;
 	int ni, hit;
 
-	if (grow((void **)&s->needs, &s->cap_needs, s->n_needs, sizeof(*s->needs), LDR_MAX_NEEDS)) {
+	need = vec_grow(NULL, s->needs, &s->cap_needs, s->n_needs, sizeof(*need), 16,
+			LDR_MAX_NEEDS);
+	if (!need) {
 		s->truncated = 1;
 		return -1;
 	}
+	s->needs = need;
 	ni = (int)s->n_needs++;
 	need = &s->needs[ni];
 	memset(need, 0, sizeof(*need));
@@ -383,9 +376,10 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	}
 	list_obj(s, s->main);
 	add_rtld(s);
-	if (s->cfg.ld_library_path && *s->cfg.ld_library_path)
-		ldr_split_dirs(s, s->cfg.ld_library_path, ":;", s->objs[s->main].origin, &s->llp,
-			       &s->n_llp);
+	if (s->cfg.ld_library_path && *s->cfg.ld_library_path &&
+	    ldr_split_dirs(s, s->cfg.ld_library_path, ":;", s->objs[s->main].origin, &s->llp,
+			   &s->n_llp) != 0)
+		s->truncated = 1; /* out of memory: LD_LIBRARY_PATH is not searched */
 	load_preloads(s);
 	walk_needs(s, 0);
 	return 0;

@@ -139,11 +139,12 @@ void ldr_init(struct ldr_session *s, const struct cd_root *root, const struct ld
 	      struct cd_arena *a);
 /* Load path (in-root) as the program, its preloads and the whole DT_NEEDED
  * tree breadth-first. CD_EFORMAT when path is not an ELF object. */
-int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err);
+CD_WUR int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err);
 /* dlopen(name) called from objs[caller] once the program is loaded: the
  * caller's search rules find the object; its own tree then loads with its
  * own rules. *obj is the object index or -1; the need is the last added. */
-int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj, struct cd_err *err);
+CD_WUR int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj,
+		      struct cd_err *err);
 void ldr_free(struct ldr_session *s);
 
 const char *ldr_rule_name(enum ldr_rule r); /* "rpath", ...; NULL for NONE */
@@ -151,6 +152,6 @@ const char *ldr_kind_name(enum ldr_kind k);
 
 /* Exposed for tests: $ORIGIN/$LIB/$PLATFORM expansion of one string, NULL
  * when a token has no value (the loader then drops the element). */
-char *ldr_expand(struct ldr_session *s, const char *in, const char *origin);
+CD_WUR char *ldr_expand(struct ldr_session *s, const char *in, const char *origin);
 
 #endif

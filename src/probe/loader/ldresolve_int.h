@@ -5,15 +5,15 @@
 
 #include <stdio.h>
 
+#include "core/err.h"
 #include "probe/loader/ldresolve.h"
 
 void ldr_platform_init(struct ldr_session *s, uint16_t machine, int is64, int be,
 		       const char *interp);
-int ldr_split_dirs(struct ldr_session *s, const char *list, const char *seps, const char *origin,
-		   const char ***out, size_t *n);
-const char *ldr_join(struct ldr_session *s, const char *dir, const char *name);
-const char *ldr_fs_path(struct ldr_session *s, const char *path);
-const char *ldr_origin(struct ldr_session *s, const char *path);
+CD_WUR int ldr_split_dirs(struct ldr_session *s, const char *list, const char *seps,
+			  const char *origin, const char ***out, size_t *n);
+CD_WUR const char *ldr_fs_path(struct ldr_session *s, const char *path);
+CD_WUR const char *ldr_origin(struct ldr_session *s, const char *path);
 
 /* Outcome of trying one candidate file (glibc open_verify). */
 enum ldr_try {
@@ -25,8 +25,8 @@ enum ldr_try {
 };
 
 /* Create the object for a mapped, verified file; its index or -1. */
-int ldr_add_object(struct ldr_session *s, const char *path, const char *name, int loader,
-		   const struct cd_fmap *m);
+CD_WUR int ldr_add_object(struct ldr_session *s, const char *path, const char *name, int loader,
+			  const struct cd_fmap *m);
 /* The search for one name without a slash; fills need (rule, obj, error). */
 void ldr_search(struct ldr_session *s, int loader, struct ldr_need *need);
 /* Try one path; on LDR_TRY_OK *obj is the (possibly already loaded) object. */

@@ -5,6 +5,7 @@
  * ELF object stops the search with the loader's error text. */
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "format/elf.h"
 #include "probe/loader/ldresolve_int.h"
 
@@ -116,7 +117,8 @@ static int try_dirs(struct ldr_session *s, const char *const *dirs, size_t n, co
 	int obj;
 
 	for (i = 0; i < n; i++) {
-		switch (ldr_try_file(s, ldr_join(s, dirs[i], name), name, st->owner, &obj, &why)) {
+		switch (ldr_try_file(s, fsu_path(s->a, dirs[i], name), name, st->owner, &obj,
+				     &why)) {
 		case LDR_TRY_OK: st->obj = obj; return 1;
 		case LDR_TRY_SKIP_CLASS: st->other_class = 1; break;
 		case LDR_TRY_FATAL: st->fatal = why; return -1;
@@ -130,11 +132,16 @@ static void obj_dirs(struct ldr_session *s, int i, int runpath)
 {
 	struct ldr_obj *o = &s->objs[i];
 
+	/* Out of memory: the list is not searched, and the session says so. */
 	if (runpath && !o->runpath_done && o->runpath) {
-		ldr_split_dirs(s, o->runpath, ":", o->origin, &o->runpath_dirs, &o->n_runpath_dirs);
+		if (ldr_split_dirs(s, o->runpath, ":", o->origin, &o->runpath_dirs,
+				   &o->n_runpath_dirs) != 0)
+			s->truncated = 1;
 		o->runpath_done = 1;
 	} else if (!runpath && !o->rpath_done && o->rpath) {
-		ldr_split_dirs(s, o->rpath, ":", o->origin, &o->rpath_dirs, &o->n_rpath_dirs);
+		if (ldr_split_dirs(s, o->rpath, ":", o->origin, &o->rpath_dirs, &o->n_rpath_dirs) !=
+		    0)
+			s->truncated = 1;
 		o->rpath_done = 1;
 	}
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/model/model.h"
 
@@ -123,7 +124,8 @@ static const char *dir_problem(struct cd_facts *f, const char *dir)
 /* refs/<revision> holds a commit hash; a 40-hex revision is a commit itself. */
 static const char *resolve_commit(struct cd_facts *f, struct cd_model_facts *m)
 {
-	const char *ref = md_join(f, m->repo_dir, arena_printf(&f->arena, "refs/%s", m->revision));
+	const char *ref =
+		fsu_path(&f->arena, m->repo_dir, arena_printf(&f->arena, "refs/%s", m->revision));
 	struct cd_buf b;
 	const char *commit = NULL;
 	size_t i, n = strlen(m->revision);
@@ -147,7 +149,7 @@ static const char *resolve_commit(struct cd_facts *f, struct cd_model_facts *m)
 
 static const char *list_refs(struct cd_facts *f, const char *repo)
 {
-	DIR *d = file_opendir(&f->root, md_join(f, repo, "refs"));
+	DIR *d = file_opendir(&f->root, fsu_path(&f->arena, repo, "refs"));
 	struct dirent *e;
 	struct cd_buf b;
 	const char *s;
@@ -159,7 +161,9 @@ static const char *list_refs(struct cd_facts *f, const char *repo)
 	while ((e = readdir(d)) && n < 32) {
 		if (e->d_name[0] == '.')
 			continue;
-		buf_printf(&b, "%s%s", n++ ? ", " : "", e->d_name);
+		if (buf_printf(&b, "%s%s", n ? ", " : "", e->d_name) != 0)
+			break; /* the names that fit */
+		n++;
 	}
 	closedir(d);
 	s = n ? arena_strdup(&f->arena, b.p) : "none";
@@ -170,7 +174,7 @@ static const char *list_refs(struct cd_facts *f, const char *repo)
 /* blobs/<etag>.incomplete: downloads that started and did not finish. */
 static void find_incomplete(struct cd_facts *f, struct cd_model_facts *m)
 {
-	const char *blobs = md_join(f, m->repo_dir, "blobs");
+	const char *blobs = fsu_path(&f->arena, m->repo_dir, "blobs");
 	DIR *d = file_opendir(&f->root, blobs);
 	struct dirent *e;
 	size_t scanned = 0;
@@ -183,7 +187,7 @@ static void find_incomplete(struct cd_facts *f, struct cd_model_facts *m)
 		const char *p;
 		if (!str_has_suffix(e->d_name, ".incomplete") || m->n_incomplete >= MAX_INCOMPLETE)
 			continue;
-		p = md_join(f, blobs, e->d_name);
+		p = fsu_path(&f->arena, blobs, e->d_name);
 		if (file_lstat(&f->root, p, &st))
 			st.st_size = 0;
 		m->incomplete[m->n_incomplete++] =
@@ -257,7 +261,7 @@ void hfcache_resolve(struct cd_facts *f, struct cd_model_facts *m)
 			m->revision, m->spec, list_refs(f, m->repo_dir));
 		return;
 	}
-	snap = md_join(f, m->repo_dir, arena_printf(&f->arena, "snapshots/%s", m->commit));
+	snap = fsu_path(&f->arena, m->repo_dir, arena_printf(&f->arena, "snapshots/%s", m->commit));
 	if (!file_is_dir(&f->root, snap)) {
 		m->not_cached = 1;
 		m->not_found = arena_printf(

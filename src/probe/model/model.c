@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/model/model.h"
 
@@ -26,7 +27,7 @@ static void locate(struct cd_facts *f, struct cd_model_facts *m)
 	if (s[0] == '~' && (s[1] == '/' || !s[1]) && home)
 		abs = arena_printf(&f->arena, "%s%s", home, s + 1);
 	else if (s[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		abs = md_join(f, cwd, s);
+		abs = fsu_path(&f->arena, cwd, s);
 	if (abs && !file_stat(&f->root, abs, &st)) {
 		if (S_ISDIR(st.st_mode)) {
 			m->source = MD_SRC_LOCAL;
@@ -118,7 +119,8 @@ static void add_remote(struct cd_facts *f, struct md_config *c, const char *ref)
 		c->remote_files[c->n_remote_files++] = file;
 }
 
-static void auto_map(struct cd_facts *f, struct md_config *c, json_t *am, const char *dir)
+static void auto_map(struct cd_facts *f, const struct cd_model_facts *m, struct md_config *c,
+		     json_t *am, const char *dir)
 {
 	const char *k;
 	json_t *v, *x;
@@ -148,15 +150,17 @@ static void auto_map(struct cd_facts *f, struct md_config *c, json_t *am, const 
 	for (i = 0; i < c->n_remote_files; i++) {
 		int64_t size;
 		const char *problem;
-		c->remote_present[i] = strchr(c->remote_files[i], ':') ? CD_TRI_UNKNOWN
-				       : md_check_file(f, md_join(f, dir, c->remote_files[i]),
-						       &size, NULL, &problem) == MD_F_OK
-					       ? CD_TRI_YES
-					       : CD_TRI_NO;
+		c->remote_present[i] =
+			strchr(c->remote_files[i], ':') ? CD_TRI_UNKNOWN
+			: md_check_file(f, m, fsu_path(&f->arena, dir, c->remote_files[i]), &size,
+					NULL, &problem) == MD_F_OK
+				? CD_TRI_YES
+				: CD_TRI_NO;
 	}
 }
 
-static void config_fields(struct cd_facts *f, struct md_config *c, json_t *o, const char *dir)
+static void config_fields(struct cd_facts *f, const struct cd_model_facts *m, struct md_config *c,
+			  json_t *o, const char *dir)
 {
 	json_t *a = json_object_get(o, "architectures"), *v, *text, *q;
 	size_t i;
@@ -187,19 +191,19 @@ static void config_fields(struct cd_facts *f, struct md_config *c, json_t *o, co
 								   ? jstr(text, "dtype")
 								   : jstr(text, "torch_dtype"));
 	}
-	auto_map(f, c, json_object_get(o, "auto_map"), dir);
+	auto_map(f, m, c, json_object_get(o, "auto_map"), dir);
 }
 
 static void config_probe(struct cd_facts *f, struct cd_model_facts *m)
 {
 	struct md_config *c = &m->config;
-	const char *path = md_join(f, m->dir, "config.json"), *problem;
+	const char *path = fsu_path(&f->arena, m->dir, "config.json"), *problem;
 	struct cd_buf b;
 	struct cd_err err = {0};
 	json_error_t je;
 	json_t *o;
 	int64_t size;
-	enum md_fstate s = md_check_file(f, path, &size, NULL, &problem);
+	enum md_fstate s = md_check_file(f, m, path, &size, NULL, &problem);
 
 	c->state = s;
 	if (s != MD_F_OK) {
@@ -210,7 +214,7 @@ static void config_probe(struct cd_facts *f, struct cd_model_facts *m)
 	}
 	c->present = CD_TRI_YES;
 	buf_init(&b, CONFIG_MAX);
-	if (file_read(&f->root, path, CONFIG_MAX, &b, &err)) {
+	if (md_read_file(f, m, path, CONFIG_MAX, &b, &err)) {
 		c->error = arena_printf(&f->arena, "config.json: %s", err.msg);
 		buf_free(&b);
 		return;
@@ -226,7 +230,7 @@ static void config_probe(struct cd_facts *f, struct cd_model_facts *m)
 	if (!json_is_object(o))
 		c->error = "config.json is not a JSON object";
 	else
-		config_fields(f, c, o, m->dir);
+		config_fields(f, m, c, o, m->dir);
 	json_decref(o);
 }
 
@@ -249,13 +253,13 @@ static void tokenizer_probe(struct cd_facts *f, struct cd_model_facts *m)
 	for (i = 0; t->files && i < sizeof(names) / sizeof(names[0]); i++) {
 		int64_t size;
 		const char *problem;
-		if (md_check_file(f, md_join(f, m->dir, names[i]), &size, NULL, &problem) ==
-		    MD_F_OK)
+		if (md_check_file(f, m, fsu_path(&f->arena, m->dir, names[i]), &size, NULL,
+				  &problem) == MD_F_OK)
 			t->files[t->n_files++] = names[i];
 	}
 	buf_init(&b, CONFIG_MAX);
-	if (!file_read(&f->root, md_join(f, m->dir, "tokenizer_config.json"), CONFIG_MAX, &b,
-		       NULL)) {
+	if (!md_read_file(f, m, fsu_path(&f->arena, m->dir, "tokenizer_config.json"), CONFIG_MAX,
+			  &b, NULL)) {
 		json_t *o = json_loadb(b.p, b.len, 0, NULL);
 		t->tokenizer_class = arena_strdup(&f->arena, jstr(o, "tokenizer_class"));
 		json_decref(o);
@@ -280,6 +284,8 @@ void model_probe(struct cd_facts *f, const struct md_request *req, struct cd_mod
 	m->w.gguf.embedding_length = m->w.gguf.key_length = CD_UNK;
 	tf_probe(f, m);
 	locate(f, m);
+	if (!m->dir && m->not_cached)
+		hub_probe(f, m);
 	if (!m->dir)
 		return;
 	if (m->source == MD_SRC_FILE) {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/err.h"
 #include "facts/model.h"
 
 struct md_request {
@@ -28,13 +29,22 @@ void tf_probe(struct cd_facts *f, struct cd_model_facts *m);	    /* transformers
 void tf_check_type(struct cd_facts *f, struct cd_model_facts *m);   /* after config.json */
 void weights_probe(struct cd_facts *f, struct cd_model_facts *m);   /* model_weights.c */
 void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *name);
+/* Not cached: the Hub's metadata over HTTP (hub.c); sets m->hub, and on
+ * success m->source = MD_SRC_HUB with m->dir the files' base URL. */
+void hub_probe(struct cd_facts *f, struct cd_model_facts *m);
+/* The Hub's entry for a path under m->dir; NULL when not listed or not MD_SRC_HUB. */
+const struct md_hub_file *hub_file_at(const struct cd_model_facts *m, const char *path);
 
-/* File helpers shared by the model probe files (model_io.c). */
-enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size, const char **blob,
-			     const char **problem);
+/* File helpers shared by the model probe files (model_io.c). Paths are in-root
+ * for a directory or the cache, and under the Hub's base URL for MD_SRC_HUB,
+ * where the files are the ones the Hub listed and fetched. */
+enum md_fstate md_check_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
+			     int64_t *size, const char **blob, const char **problem);
 /* Read at most max bytes from the start of a file; *size gets the file size. */
-int md_read_prefix(struct cd_facts *f, const char *path, size_t max, struct cd_buf *out,
-		   uint64_t *size, struct cd_err *err);
-const char *md_join(struct cd_facts *f, const char *dir, const char *name);
+CD_WUR int md_read_prefix(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
+			  size_t max, struct cd_buf *out, uint64_t *size, struct cd_err *err);
+/* The whole file, at most max bytes (CD_ENOMEM beyond), as file_read. */
+CD_WUR int md_read_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
+			size_t max, struct cd_buf *out, struct cd_err *err);
 
 #endif

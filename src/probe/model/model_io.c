@@ -15,15 +15,6 @@
 #include "core/str.h"
 #include "probe/model/model.h"
 
-const char *md_join(struct cd_facts *f, const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	return arena_printf(&f->arena, "%.*s/%s", (int)n, dir, name);
-}
-
 static enum md_fstate from_errno(struct cd_facts *f, int e, const char **problem)
 {
 	*problem = arena_strdup(&f->arena, strerror(e));
@@ -34,8 +25,23 @@ static enum md_fstate from_errno(struct cd_facts *f, int e, const char **problem
 	return MD_F_UNREADABLE;
 }
 
-enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size, const char **blob,
-			     const char **problem)
+/* A file the Hub listed: present with its size; one whose fetch failed is
+ * unreadable, with the status. */
+static enum md_fstate hub_check(const struct cd_model_facts *m, const char *path, int64_t *size,
+				const char **problem)
+{
+	const struct md_hub_file *h = hub_file_at(m, path);
+
+	if (!h)
+		return (*problem = "not in the repository's file list on the Hub"), MD_F_MISSING;
+	*size = h->size;
+	if (h->error)
+		return (*problem = h->error), MD_F_UNREADABLE;
+	return MD_F_OK;
+}
+
+enum md_fstate md_check_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path,
+			     int64_t *size, const char **blob, const char **problem)
 {
 	char host[PATH_MAX], link[PATH_MAX];
 	struct stat st;
@@ -45,6 +51,8 @@ enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size
 	*problem = NULL;
 	if (blob)
 		*blob = NULL;
+	if (m->source == MD_SRC_HUB)
+		return hub_check(m, path, size, problem);
 	if (root_entry_path(&f->root, path, host, sizeof(host)))
 		return (*problem = "path too long"), MD_F_UNREADABLE;
 	if (lstat(host, &st) != 0)
@@ -79,14 +87,51 @@ enum md_fstate md_check_file(struct cd_facts *f, const char *path, int64_t *size
 	return MD_F_OK;
 }
 
-int md_read_prefix(struct cd_facts *f, const char *path, size_t max, struct cd_buf *out,
-		   uint64_t *size, struct cd_err *err)
+/* The bytes the Hub probe fetched: a whole JSON file, or a weight file's
+ * header (its prefix). Asking for more than was fetched gets what there is. */
+static int hub_read(const struct cd_model_facts *m, const char *path, size_t max,
+		    struct cd_buf *out, uint64_t *size, struct cd_err *err)
+{
+	const struct md_hub_file *h = hub_file_at(m, path);
+	size_t n;
+
+	if (!h)
+		return err_set(err, CD_ENOENT, "%s: not on the Hub", path);
+	if (!h->data)
+		return err_set(err, CD_EIO, "%s: %s", path,
+			       h->error ? h->error : "not read from the Hub (a bound was reached)");
+	n = h->len < max ? h->len : max;
+	buf_reset(out);
+	if (buf_append(out, h->data, n))
+		return err_set(err, CD_ENOMEM, "%s: cannot buffer %zu bytes", path, n);
+	if (size)
+		*size = h->size != CD_UNK ? (uint64_t)h->size : (uint64_t)h->len;
+	return 0;
+}
+
+int md_read_file(struct cd_facts *f, const struct cd_model_facts *m, const char *path, size_t max,
+		 struct cd_buf *out, struct cd_err *err)
+{
+	const struct md_hub_file *h;
+
+	if (m->source != MD_SRC_HUB)
+		return file_read(&f->root, path, max, out, err);
+	h = hub_file_at(m, path);
+	if (h && h->data && h->len > max)
+		return err_set(err, CD_ENOMEM, "%s: larger than %zu bytes", path, max);
+	return hub_read(m, path, max, out, NULL, err);
+}
+
+int md_read_prefix(struct cd_facts *f, const struct cd_model_facts *m, const char *path, size_t max,
+		   struct cd_buf *out, uint64_t *size, struct cd_err *err)
 {
 	char host[PATH_MAX];
 	struct stat st;
 	size_t want, got = 0;
 	int fd, rc = 0;
 
+	if (m->source == MD_SRC_HUB)
+		return hub_read(m, path, max, out, size, err);
 	if (root_host_path(&f->root, path, host, sizeof(host)))
 		return err_set(err, CD_ENOENT, "%s: path cannot be resolved", path);
 	fd = open(host, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
+#include "core/vec.h"
 #include "format/gguf.h"
 #include "format/safetensors.h"
 #include "probe/model/model.h"
@@ -22,22 +24,12 @@
 #define DTYPES_MAX	48
 #define GGUF_PREFIX_MAX ((size_t)256 << 20)
 
-struct acc {
-	struct md_tensor *v;
-	size_t n, cap;
-};
-
-static struct md_tensor *acc_push(struct acc *a)
+/* The tensors of every file, gathered in a heap vector (struct md_tensor
+ * each; every file's own count is capped by its parser) and copied into the
+ * arena by finish(). */
+static void acc_init(struct cd_vec *acc)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 1024;
-		struct md_tensor *nv = realloc(a->v, cap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		a->v = nv;
-		a->cap = cap;
-	}
-	return &a->v[a->n++];
+	vec_init(acc, sizeof(struct md_tensor), 1024, 0, NULL);
 }
 
 static void dtype_add(struct cd_facts *f, struct md_weights *w, const char *dtype, uint64_t params,
@@ -77,8 +69,8 @@ static struct md_file *file_get(struct cd_facts *f, struct cd_model_facts *m, co
 		return NULL;
 	mf = &w->files[w->n_files++];
 	mf->name = arena_strdup(&f->arena, name);
-	mf->path = md_join(f, m->dir, name);
-	mf->state = md_check_file(f, mf->path, &mf->size, &mf->blob, &mf->problem);
+	mf->path = fsu_path(&f->arena, m->dir, name);
+	mf->state = md_check_file(f, m, mf->path, &mf->size, &mf->blob, &mf->problem);
 	if (mf->size != CD_UNK)
 		w->disk_bytes += (uint64_t)mf->size;
 	return mf;
@@ -128,13 +120,13 @@ static void index_check(struct cd_facts *f, struct md_weights *w, const struct s
 }
 
 static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
-			 struct acc *acc)
+			 struct cd_vec *acc)
 {
 	size_t i;
 
 	for (i = 0; i < st->n_tensors; i++) {
 		const struct st_tensor *t = &st->tensors[i];
-		struct md_tensor *x = acc_push(acc);
+		struct md_tensor *x = vec_push(acc);
 		if (!x)
 			return;
 		x->name = t->name;
@@ -150,7 +142,7 @@ static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct 
 }
 
 static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struct md_file *mf,
-			     struct acc *acc, json_t *map, size_t expected)
+			     struct cd_vec *acc, json_t *map, size_t expected)
 {
 	struct cd_buf b;
 	struct cd_err err = {0};
@@ -161,11 +153,11 @@ static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struc
 	if (!mf || mf->state != MD_F_OK)
 		return;
 	buf_init(&b, (size_t)ST_HEADER_MAX + 16);
-	rc = md_read_prefix(f, mf->path, PREFIX_FIRST, &b, &size, &err);
+	rc = md_read_prefix(f, m, mf->path, PREFIX_FIRST, &b, &size, &err);
 	if (!rc)
 		rc = st_header_len((const uint8_t *)b.p, b.len, size, &hlen, &err);
 	if (!rc && 8 + hlen > b.len)
-		rc = md_read_prefix(f, mf->path, (size_t)(8 + hlen), &b, &size, &err);
+		rc = md_read_prefix(f, m, mf->path, (size_t)(8 + hlen), &b, &size, &err);
 	if (!rc)
 		rc = st_parse((const uint8_t *)b.p, b.len, size, &f->arena, &st, &err);
 	if (rc) {
@@ -207,7 +199,7 @@ static json_t *read_index(struct cd_facts *f, struct cd_model_facts *m, const ch
 	if (!mf || mf->state != MD_F_OK)
 		return NULL;
 	buf_init(&b, INDEX_MAX);
-	if (file_read(&f->root, mf->path, INDEX_MAX, &b, &err)) {
+	if (md_read_file(f, m, mf->path, INDEX_MAX, &b, &err)) {
 		m->w.index_error = arena_printf(&f->arena, "%s: %s", name, err.msg);
 	} else if (!(doc = json_loadb(b.p, b.len, 0, &je))) {
 		m->w.index_error = arena_printf(&f->arena, "%s is not valid JSON: %s (line %d)",
@@ -243,7 +235,7 @@ static json_t *read_index(struct cd_facts *f, struct cd_model_facts *m, const ch
 }
 
 static void sharded(struct cd_facts *f, struct cd_model_facts *m, const char *index, int st,
-		    struct acc *acc)
+		    struct cd_vec *acc)
 {
 	json_t *map = NULL, *counts = NULL, *doc = read_index(f, m, index, &map, &counts), *v;
 	const char **names, *k;
@@ -288,19 +280,35 @@ static void scan_broken(struct cd_facts *f, struct cd_model_facts *m)
 		enum md_fstate s;
 		if (e->d_type != DT_LNK && e->d_type != DT_UNKNOWN)
 			continue;
-		s = md_check_file(f, md_join(f, m->dir, e->d_name), &size, NULL, &problem);
+		s = md_check_file(f, m, fsu_path(&f->arena, m->dir, e->d_name), &size, NULL,
+				  &problem);
 		if (s == MD_F_DANGLING || s == MD_F_LOOP)
 			file_get(f, m, e->d_name);
 	}
 	closedir(d);
 }
 
+/* The first *.gguf by name, the others counted. */
 static const char *first_gguf(struct cd_facts *f, struct cd_model_facts *m)
 {
-	DIR *d = file_opendir(&f->root, m->dir);
+	DIR *d;
 	struct dirent *e;
 	const char *best = NULL;
+	size_t i;
 
+	if (m->source == MD_SRC_HUB) {
+		for (i = 0; i < m->hub.n_files; i++) {
+			const char *n = m->hub.files[i].name;
+			if (!str_has_suffix(n, ".gguf") || strchr(n, '/'))
+				continue;
+			if (best)
+				m->w.n_other_gguf++;
+			if (!best || strcmp(n, best) < 0)
+				best = n;
+		}
+		return best;
+	}
+	d = file_opendir(&f->root, m->dir);
 	if (!d)
 		return NULL;
 	while ((e = readdir(d)))
@@ -319,19 +327,20 @@ static int present(struct cd_facts *f, struct cd_model_facts *m, const char *nam
 	int64_t size;
 	const char *problem;
 
-	return md_check_file(f, md_join(f, m->dir, name), &size, NULL, &problem) != MD_F_MISSING;
+	return md_check_file(f, m, fsu_path(&f->arena, m->dir, name), &size, NULL, &problem) !=
+	       MD_F_MISSING;
 }
 
-static void finish(struct cd_facts *f, struct md_weights *w, struct acc *acc)
+static void finish(struct cd_facts *f, struct md_weights *w, struct cd_vec *acc)
 {
 	if (acc->n) {
 		w->tensors = arena_calloc(&f->arena, acc->n, sizeof(*w->tensors));
 		if (w->tensors) {
-			memcpy(w->tensors, acc->v, acc->n * sizeof(*acc->v));
+			memcpy(w->tensors, acc->p, acc->n * sizeof(*w->tensors));
 			w->n_tensors = acc->n;
 		}
 	}
-	free(acc->v);
+	vec_free(acc);
 	w->params_exact = w->n_tensors > 0;
 	for (size_t i = 0; i < w->n_files; i++)
 		if (w->files[i].state != MD_F_OK && !str_has_suffix(w->files[i].name, ".json"))
@@ -340,9 +349,10 @@ static void finish(struct cd_facts *f, struct md_weights *w, struct acc *acc)
 
 void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 {
-	struct acc acc = {NULL, 0, 0};
+	struct cd_vec acc;
 	const char *g;
 
+	acc_init(&acc);
 	if (m->source == MD_SRC_FILE) {
 		if (str_has_suffix(m->file, ".gguf")) {
 			gguf_probe_file(f, m, m->file);
@@ -353,7 +363,8 @@ void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 		finish(f, &m->w, &acc);
 		return;
 	}
-	scan_broken(f, m);
+	if (m->source != MD_SRC_HUB)
+		scan_broken(f, m);
 	if (present(f, m, "model.safetensors.index.json")) {
 		sharded(f, m, "model.safetensors.index.json", 1, &acc);
 	} else if (present(f, m, "model.safetensors")) {
@@ -379,7 +390,7 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 	struct md_gguf *x = &m->w.gguf;
 	const struct gguf_kv *kv = gguf_get(g, "general.architecture");
 	uint64_t i, v;
-	struct acc acc = {NULL, 0, 0};
+	struct cd_vec acc;
 	static const struct {
 		const char *suffix;
 		size_t off;
@@ -392,6 +403,7 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 		{"attention.key_length", offsetof(struct md_gguf, key_length)},
 	};
 
+	acc_init(&acc);
 	x->version = g->version;
 	x->architecture = kv && kv->str ? kv->str : NULL;
 	kv = gguf_get(g, "general.name");
@@ -407,7 +419,7 @@ static void gguf_keep(struct cd_facts *f, struct cd_model_facts *m, const struct
 	x->n_unknown_types = g->n_unknown_types;
 	for (i = 0; i < g->n_tensors; i++) {
 		const struct gguf_tensor *t = &g->tensors[i];
-		struct md_tensor *mt = acc_push(&acc);
+		struct md_tensor *mt = vec_push(&acc);
 		if (!mt)
 			break;
 		mt->name = t->name;
@@ -441,7 +453,7 @@ void gguf_probe_file(struct cd_facts *f, struct cd_model_facts *m, const char *n
 	buf_init(&b, GGUF_PREFIX_MAX + 16);
 	/* The header's size is unknown: read more until it fits (or the cap). */
 	for (;;) {
-		rc = md_read_prefix(f, mf->path, want, &b, &size, &err);
+		rc = md_read_prefix(f, m, mf->path, want, &b, &size, &err);
 		if (!rc)
 			rc = gguf_parse((const uint8_t *)b.p, b.len, size, &f->arena, &g, &err);
 		if (rc != CD_ERANGE || !g.need_more || want >= GGUF_PREFIX_MAX)

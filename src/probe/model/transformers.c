@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/file.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "probe/model/model.h"
 #include "probe/stack/stack.h"
@@ -20,7 +21,8 @@ static const char *init_version(struct cd_facts *f, const char *pkg)
 	char *p, *q;
 
 	buf_init(&b, (size_t)8 << 20);
-	if (!file_read(&f->root, md_join(f, pkg, "__init__.py"), (size_t)8 << 20, &b, NULL) &&
+	if (!file_read(&f->root, fsu_path(&f->arena, pkg, "__init__.py"), (size_t)8 << 20, &b,
+		       NULL) &&
 	    (p = strstr(b.p, "__version__ = \"")) && (q = strchr(p + 15, '"')) && q - p < 64)
 		v = arena_strndup(&f->arena, p + 15, (size_t)(q - p - 15));
 	buf_free(&b);
@@ -46,7 +48,7 @@ static const char *package(struct cd_facts *f, const struct cd_python_facts *py,
 {
 	const char *dir = python_module_dir(f, py, name, site);
 
-	return dir && file_exists(&f->root, md_join(f, dir, "__init__.py")) ? dir : NULL;
+	return dir && file_exists(&f->root, fsu_path(&f->arena, dir, "__init__.py")) ? dir : NULL;
 }
 
 static enum cd_tri find_pkg(struct cd_facts *f, const struct cd_stack_facts *st, const char *pkg,
@@ -112,8 +114,9 @@ static enum cd_tri type_dir(struct cd_facts *f, const char *path, const char *ty
 			dir[i] = '_';
 	if (!dir || strchr(dir, '/') || strstr(dir, ".."))
 		return CD_TRI_UNKNOWN;
-	return file_is_dir(&f->root, md_join(f, md_join(f, path, "models"), dir)) ? CD_TRI_YES
-										  : CD_TRI_NO;
+	return file_is_dir(&f->root, fsu_path(&f->arena, fsu_path(&f->arena, path, "models"), dir))
+		       ? CD_TRI_YES
+		       : CD_TRI_NO;
 }
 
 /* ("model_type", "XConfig") inside CONFIG_MAPPING_NAMES of the installed
@@ -132,7 +135,7 @@ void tf_check_type(struct cd_facts *f, struct cd_model_facts *m)
 	if (!t->path || !type || !*type)
 		return;
 	buf_init(&b, (size_t)16 << 20);
-	if (!file_read(&f->root, md_join(f, t->path, "models/auto/configuration_auto.py"),
+	if (!file_read(&f->root, fsu_path(&f->arena, t->path, "models/auto/configuration_auto.py"),
 		       (size_t)16 << 20, &b, NULL) &&
 	    (start = strstr(b.p, "CONFIG_MAPPING_NAMES ="))) {
 		end = strstr(start, "\n)");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
 #include "format/buildinfo.h"
 #include "probe/stack/libs_int.h"
@@ -49,7 +50,8 @@ static void jax(struct libs_run *r)
 	j->installed = j->jax || j->jaxlib;
 	j->cuda_major = p ? cuda_major_in(p->version, "+cuda") : 0;
 	for (i = 0; i < st->n_packages; i++)
-		n += str_has_prefix(st->packages[i].name, "jax-cuda");
+		if (str_has_prefix(st->packages[i].name, "jax-cuda"))
+			n++;
 	if (!n)
 		return;
 	j->plugins = arena_calloc(&r->f->arena, n, sizeof(*j->plugins));
@@ -92,8 +94,8 @@ static void tensorflow(struct libs_run *r)
 	t->pins = pins_of(&r->f->arena, p, &t->n_pins);
 	if (p->site >= st->python.n_site)
 		return;
-	t->build_info = arena_printf(&r->f->arena, "%s/tensorflow/python/platform/build_info.py",
-				     st->python.site[p->site].path);
+	t->build_info = fsu_path(&r->f->arena, st->python.site[p->site].path,
+				 "tensorflow/python/platform/build_info.py");
 	buf_init(&b, BUILDINFO_INPUT_MAX);
 	rc = t->build_info ? file_read(&r->f->root, t->build_info, BUILDINFO_INPUT_MAX, &b, NULL)
 			   : CD_ENOMEM;

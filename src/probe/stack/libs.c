@@ -4,7 +4,6 @@
  * (libs_ext.c, libs_abi.c) and the other frameworks (frameworks.c). */
 #include "probe/stack/libs.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,45 +32,11 @@ struct libs_listing {
 	size_t n;
 };
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Like fsu_list with prefix "lib", but the array grows with the directory
- * (most hold a handful of libraries) instead of being allocated at its cap. */
 static const char **list_dir(struct libs_run *r, const char *dir, size_t *n)
 {
-	DIR *d = file_opendir(&r->f->root, dir);
-	const char **v = NULL, **g;
-	struct dirent *e;
-	size_t cap = 0, scanned = 0;
+	int truncated;
 
-	*n = 0;
-	if (!d)
-		return NULL;
-	while ((e = readdir(d)) != NULL && ++scanned <= FSU_SCAN_MAX && *n < LIST_NAMES) {
-		if (strncmp(e->d_name, "lib", 3))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			g = arena_calloc(&r->f->arena, cap, sizeof(*g));
-			if (!g)
-				break;
-			if (*n)
-				memcpy(g, v, *n * sizeof(*g));
-			v = g;
-		}
-		v[*n] = arena_strdup(&r->f->arena, e->d_name);
-		if (v[*n])
-			(*n)++;
-	}
-	closedir(d);
-	if (!v)
-		v = arena_calloc(&r->f->arena, 1, sizeof(*v));
-	if (v && *n)
-		qsort(v, *n, sizeof(*v), cmp_name);
-	return v;
+	return fsu_list(&r->f->arena, &r->f->root, dir, "lib", NULL, LIST_NAMES, n, &truncated);
 }
 
 const char **libs_list(struct libs_run *r, const char *dir, size_t *n)

@@ -49,7 +49,7 @@ static int torch_symbol(const char *s)
 
 static size_t open_torch(struct libs_run *r, struct tlib *t)
 {
-	const char *dir = arena_printf(&r->f->arena, "%s/lib", r->st->torch.path);
+	const char *dir = fsu_path(&r->f->arena, r->st->torch.path, "lib");
 	const char **names;
 	size_t n = 0, i, k = 0;
 	int trunc = 0;
@@ -60,7 +60,7 @@ static size_t open_torch(struct libs_run *r, struct tlib *t)
 		if (!str_has_prefix(names[i], "libtorch") && !str_has_prefix(names[i], "libc10") &&
 		    strcmp(names[i], "libshm.so"))
 			continue;
-		p = arena_printf(&r->f->arena, "%s/%s", dir, names[i]);
+		p = fsu_path(&r->f->arena, dir, names[i]);
 		memset(&t[k], 0, sizeof(t[k]));
 		if (!p || fmap_open(&r->f->root, p, FILE_MAX, &t[k].m, NULL) ||
 		    elf_parse(t[k].m.p, t[k].m.n, &t[k].e, NULL) ||

@@ -12,6 +12,7 @@
 #include "format/elf.h"
 #include "format/fatbin.h"
 #include "core/fmap.h"
+#include "core/vec.h"
 #include "probe/stack/libs_int.h"
 
 #include <stdint.h>
@@ -38,42 +39,26 @@ static void drop(const uint8_t *from, const uint8_t *to)
 		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
-/* The next container header at or after off on the 8-byte grid (as
- * fatbin_walk looks for it), n when there is none. */
-static uint64_t next_at(const uint8_t *p, size_t n, uint64_t off)
-{
-	while (span_ok(n, off, FATBIN_HDR_SIZE) && span_le0(p, n, off, 4) != FATBIN_MAGIC)
-		off = (off + 8) & ~(uint64_t)7;
-	return span_ok(n, off, FATBIN_HDR_SIZE) ? off : n;
-}
-
 /* Container extents into start/len (arena arrays); the count, or 0. */
 static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_t **start,
 			 uint64_t **len, const char **error)
 {
-	size_t cap = 256, k = 0;
-	uint64_t off = 0, at, h, sz, *s = arena_calloc(a, cap, 8), *l = arena_calloc(a, cap, 8);
+	size_t cap_s = 0, cap_l = 0, k = 0;
+	uint64_t off = 0, at, h, sz, *s = NULL, *l = NULL, *g;
 	uint64_t dropped = 0;
 
-	while (s && l && (at = next_at(p, n, off)) < n && k < CONTAINERS_MAX) {
-		h = span_le0(p, n, at + 6, 2);
-		sz = span_le0(p, n, at + 8, 8);
-		if (h < FATBIN_HDR_SIZE || !span_ok(n, at, h) || !span_ok(n - at - h, 0, sz)) {
+	while ((at = fatbin_next_container(p, n, off)) < n && k < CONTAINERS_MAX) {
+		if (fatbin_container(p, n, at, &h, &sz)) {
 			*error = arena_printf(a, "fatbin container at %llu runs past the section",
 					      (unsigned long long)at);
 			break;
 		}
-		if (k == cap) {
-			uint64_t *s2 = arena_calloc(a, cap * 2, 8),
-				 *l2 = arena_calloc(a, cap * 2, 8);
-			if (!s2 || !l2)
-				break;
-			memcpy(s2, s, cap * 8);
-			memcpy(l2, l, cap * 8);
-			s = s2;
-			l = l2;
-			cap *= 2;
-		}
+		if (!(g = vec_grow(a, s, &cap_s, k, sizeof(*s), 256, CONTAINERS_MAX)))
+			break;
+		s = g;
+		if (!(g = vec_grow(a, l, &cap_l, k, sizeof(*l), 256, CONTAINERS_MAX)))
+			break;
+		l = g;
 		s[k] = at;
 		l[k] = h + sz;
 		k++;

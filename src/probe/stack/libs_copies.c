@@ -4,22 +4,18 @@
  * file that loads is the one its requester ships with (its own RPATH or
  * RUNPATH, torch's wheel layout, or its own directory for a sub-library).
  * Bounded: a fixed set of directories (at most COPY_DIRS), each listed once;
- * at most COPIES_MAX copies per library; RECORD rows kept up to REC_MAX. */
+ * at most COPIES_MAX copies per library. Paths, owners and versions come
+ * from libs_owner.c. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "core/buf.h"
-#include "core/str.h"
-#include "format/record.h"
 #include "core/fsutil.h"
+#include "core/str.h"
 #include "probe/stack/libs_int.h"
 #include "probe/stack/libs_util.h"
 
-#define COPY_DIRS    96
-#define COPIES_MAX   16
-#define REC_MAX	     8192
-#define RECORD_BYTES ((size_t)4 << 20)
+#define COPY_DIRS  96
+#define COPIES_MAX 16
 
 struct cdir {
 	const char *path; /* in-root, canonical */
@@ -27,25 +23,10 @@ struct cdir {
 	size_t n;
 };
 
-struct rec {
-	const char *rel; /* relative to its site directory */
-	size_t site;
-	const struct cd_package *pkg;
-};
-
-#define CANON_CACHE 1024
-#define CANON_HOPS  40
-
 struct libs_cstate {
-	const char *canon_in[CANON_CACHE], *canon_out[CANON_CACHE];
-	size_t n_canon;
 	struct cdir dirs[COPY_DIRS];
 	size_t n_dirs;
 	int dirs_done;
-	struct rec *recs;
-	size_t n_recs, cap_recs;
-	unsigned char site_read[64];
-	const char **site_real; /* canonical site paths */
 };
 
 static struct libs_cstate *cs_of(struct libs_run *r)
@@ -55,258 +36,11 @@ static struct libs_cstate *cs_of(struct libs_run *r)
 	return r->copies_state;
 }
 
-/* Canonical in-root path, as realpath(3) would give it, resolved one
- * component at a time from a cache: every directory (and file) is looked up
- * once per run with one lstat, and a symbolic link with one readlink. This
- * replaces a readlink per component of every path (the paths of a venv are
- * a dozen components deep). NULL when a component does not exist or the
- * links go round more than CANON_HOPS times. */
-static const char *canon_at(struct libs_run *r, struct libs_cstate *cs, const char *path, int hops)
-{
-	const char *slash, *pc, *name, *cand, *out;
-	char target[PATH_MAX];
-	struct stat st;
-	size_t i, n;
-
-	if (!path || hops > CANON_HOPS)
-		return NULL;
-	n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	if (n <= 1)
-		return "/";
-	path = arena_strndup(&r->f->arena, path, n);
-	for (i = 0; path && i < cs->n_canon; i++)
-		if (!strcmp(cs->canon_in[i], path))
-			return cs->canon_out[i];
-	slash = path ? strrchr(path, '/') : NULL;
-	if (!slash)
-		return NULL; /* relative: not ours to resolve */
-	name = slash + 1;
-	pc = canon_at(r, cs,
-		      slash == path ? "/"
-				    : arena_strndup(&r->f->arena, path, (size_t)(slash - path)),
-		      hops);
-	if (!pc)
-		return NULL;
-	if (!strcmp(name, ".") || !*name) {
-		out = pc;
-	} else if (!strcmp(name, "..")) {
-		const char *up = strrchr(pc, '/');
-		out = up && up != pc ? arena_strndup(&r->f->arena, pc, (size_t)(up - pc)) : "/";
-	} else {
-		cand = arena_printf(&r->f->arena, "%s/%s", strcmp(pc, "/") ? pc : "", name);
-		if (!cand || file_lstat(&r->f->root, cand, &st))
-			return NULL;
-		out = cand;
-		if (S_ISLNK(st.st_mode)) {
-			if (file_readlink(&r->f->root, cand, target, sizeof(target)) || !target[0])
-				return NULL;
-			out = canon_at(r, cs,
-				       target[0] == '/'
-					       ? target
-					       : arena_printf(&r->f->arena, "%s/%s",
-							      strcmp(pc, "/") ? pc : "", target),
-				       hops + 1);
-		}
-	}
-	if (out && cs->n_canon < CANON_CACHE) {
-		cs->canon_in[cs->n_canon] = path;
-		cs->canon_out[cs->n_canon++] = out;
-	}
-	return out;
-}
-
-static const char *canon(struct libs_run *r, const char *path)
-{
-	struct libs_cstate *cs = cs_of(r);
-
-	return cs ? canon_at(r, cs, path, 0) : NULL;
-}
-
-/* ---- site directories and owners ------------------------------------------ */
-
-int libs_site_of(const struct cd_stack_facts *st, const char *path, size_t *rel)
-{
-	size_t i, n;
-
-	for (i = 0; path && i < st->python.n_site; i++) {
-		n = strlen(st->python.site[i].path);
-		if (!strncmp(path, st->python.site[i].path, n) && path[n] == '/') {
-			*rel = n + 1;
-			return (int)i;
-		}
-	}
-	return -1;
-}
-
-/* The site index of path, trying the canonical site paths too. */
-static int site_of(struct libs_run *r, const char *path, size_t *rel)
-{
-	struct libs_cstate *cs = cs_of(r);
-	const struct cd_python_facts *py = &r->st->python;
-	size_t i, n;
-	int s = libs_site_of(r->st, path, rel);
-
-	if (s >= 0 || !cs)
-		return s;
-	if (!cs->site_real) {
-		cs->site_real = arena_calloc(&r->f->arena, py->n_site + 1, sizeof(char *));
-		for (i = 0; cs->site_real && i < py->n_site; i++)
-			cs->site_real[i] = canon(r, py->site[i].path);
-	}
-	for (i = 0; cs->site_real && path && i < py->n_site; i++) {
-		if (!cs->site_real[i])
-			continue;
-		n = strlen(cs->site_real[i]);
-		if (!strncmp(path, cs->site_real[i], n) && path[n] == '/') {
-			*rel = n + 1;
-			return (int)i;
-		}
-	}
-	return -1;
-}
-
-struct rec_ctx {
-	struct libs_run *r;
-	struct libs_cstate *cs;
-	size_t site;
-	const struct cd_package *pkg;
-};
-
-static int keep_row(const char *path, size_t len, void *vctx)
-{
-	struct rec_ctx *c = vctx;
-	struct libs_cstate *cs = c->cs;
-	struct rec *grown;
-
-	if (!strstr(path, ".so") || cs->n_recs >= REC_MAX)
-		return cs->n_recs >= REC_MAX;
-	if (cs->n_recs == cs->cap_recs) {
-		size_t cap = cs->cap_recs ? cs->cap_recs * 2 : 64;
-		grown = arena_calloc(&c->r->f->arena, cap, sizeof(*grown));
-		if (!grown)
-			return 1;
-		if (cs->n_recs)
-			memcpy(grown, cs->recs, cs->n_recs * sizeof(*grown));
-		cs->recs = grown;
-		cs->cap_recs = cap;
-	}
-	cs->recs[cs->n_recs].rel = arena_strndup(&c->r->f->arena, path, len);
-	cs->recs[cs->n_recs].site = c->site;
-	cs->recs[cs->n_recs].pkg = c->pkg;
-	cs->n_recs++;
-	return 0;
-}
-
-/* RECORD of the nvidia-* wheels of one site directory, once. */
-static void read_records(struct libs_run *r, struct libs_cstate *cs, size_t site)
-{
-	const struct cd_stack_facts *st = r->st;
-	struct rec_ctx c = {r, cs, site, NULL};
-	struct cd_buf b;
-	size_t i;
-
-	if (site >= sizeof(cs->site_read) || cs->site_read[site])
-		return;
-	cs->site_read[site] = 1;
-	for (i = 0; i < st->n_packages; i++) {
-		const struct cd_package *p = &st->packages[i];
-		const char *rec;
-		if (p->site != site || !p->path || !str_has_prefix(p->name, "nvidia-"))
-			continue;
-		rec = arena_printf(&r->f->arena, "%s/RECORD", p->path);
-		buf_init(&b, RECORD_BYTES);
-		c.pkg = p;
-		if (rec && file_read(&r->f->root, rec, RECORD_BYTES, &b, NULL) == 0 && b.p)
-			record_each((const uint8_t *)b.p, b.len, keep_row, &c, NULL);
-		buf_free(&b);
-	}
-}
-
-static const struct cd_package *owner_pkg(struct libs_run *r, const char *path)
-{
-	struct libs_cstate *cs = cs_of(r);
-	char name[128];
-	size_t rel, i, first;
-	int site = site_of(r, path, &rel);
-	const char *rp;
-
-	if (site < 0 || !cs)
-		return NULL;
-	rp = path + rel;
-	if (str_has_prefix(rp, "torch/"))
-		return stack_find(r->st, "torch");
-	first = strcspn(rp, "/");
-	if (rp[first] == '/' && first > 5 && !strncmp(rp + first - 5, ".libs", 5)) {
-		libs_dist_name(rp, name, sizeof(name));
-		return stack_find(r->st, name);
-	}
-	read_records(r, cs, (size_t)site);
-	for (i = 0; i < cs->n_recs; i++)
-		if (cs->recs[i].site == (size_t)site && !strcmp(cs->recs[i].rel, rp))
-			return cs->recs[i].pkg;
-	return NULL;
-}
-
-int libs_owner(struct libs_run *r, const char *path, const char **owner, const char **version)
-{
-	const struct cd_package *p = owner_pkg(r, path);
-
-	*owner = *version = NULL;
-	if (!p)
-		return CD_ENOENT;
-	*version = p->version;
-	*owner = arena_printf(&r->f->arena, "%s %s", p->name, p->version ? p->version : "?");
-	return 0;
-}
-
-/* Version of the file at (canonical) path: a full one from its name, else
- * its wheel's, else the short one of its name. */
-static void version_of(struct libs_run *r, const char *real, const char **version,
-		       const char **source, const char **owner)
-{
-	const char *base = real ? strrchr(real, '/') : NULL, *wv = NULL;
-	char v[64];
-	int parts = base ? libs_file_version(base + 1, v, sizeof(v)) : 0;
-
-	*version = *source = *owner = NULL;
-	if (real)
-		libs_owner(r, real, owner, &wv);
-	if (parts >= 3) {
-		*version = arena_strdup(&r->f->arena, v);
-		*source = "file-name";
-	} else if (wv) {
-		*version = wv;
-		*source = "wheel";
-	} else if (parts == 2) {
-		*version = arena_strdup(&r->f->arena, v);
-		*source = "file-name";
-	}
-}
-
-int libs_nvrtc_mm(struct libs_run *r, char *out, size_t cap)
-{
-	const char *v = NULL, *src, *own, *dot;
-	size_t i;
-
-	for (i = 0; i < r->s.n_objs && !v; i++)
-		if (r->s.objs[i].soname && str_has_prefix(r->s.objs[i].soname, "libnvrtc.so."))
-			version_of(r, canon(r, r->s.objs[i].path), &v, &src, &own);
-	if (!v)
-		v = r->st->torch.cuda;
-	dot = v ? strchr(v, '.') : NULL;
-	if (!dot || dot[1] < '0' || dot[1] > '9')
-		return CD_ENOENT;
-	snprintf(out, cap, "%.*s", (int)((size_t)(dot - v) + 1 + strspn(dot + 1, "0123456789")), v);
-	return 0;
-}
-
 /* ---- the directories copies are looked for in ------------------------------- */
 
 static void add_dir(struct libs_run *r, struct libs_cstate *cs, const char *dir)
 {
-	const char *real = canon(r, dir);
+	const char *real = libs_canon(r, dir);
 	size_t i, n = 0;
 
 	if (!real || cs->n_dirs >= COPY_DIRS)
@@ -378,8 +112,8 @@ static void find_dirs(struct libs_run *r, struct libs_cstate *cs)
 	cs->dirs_done = 1;
 	for (i = 0; i < py->n_site; i++) {
 		const char *s = py->site[i].path;
-		add_subdirs(r, cs, arena_printf(&r->f->arena, "%s/nvidia", s), NULL, NULL, lib);
-		add_dir(r, cs, arena_printf(&r->f->arena, "%s/torch/lib", s));
+		add_subdirs(r, cs, fsu_path(&r->f->arena, s, "nvidia"), NULL, NULL, lib);
+		add_dir(r, cs, fsu_path(&r->f->arena, s, "torch/lib"));
 		add_subdirs(r, cs, s, NULL, ".libs", none);
 	}
 	for (i = 0; i < r->f->toolkit.n; i++) {
@@ -393,9 +127,9 @@ static void find_dirs(struct libs_run *r, struct libs_cstate *cs)
 		add_dir(r, cs, sys[i]);
 	add_subdirs(r, cs, "/usr/local", "cuda", NULL, tk);
 	if (py->kind && !strcmp(py->kind, "conda"))
-		add_dir(r, cs, arena_printf(&r->f->arena, "%s/lib", py->prefix));
+		add_dir(r, cs, fsu_path(&r->f->arena, py->prefix, "lib"));
 	if (cp && *cp == '/')
-		add_dir(r, cs, arena_printf(&r->f->arena, "%s/lib", cp));
+		add_dir(r, cs, fsu_path(&r->f->arena, cp, "lib"));
 	for (i = 0; i < r->s.n_llp; i++)
 		add_dir(r, cs, r->s.llp[i]);
 	cache_dirs(r, cs);
@@ -440,7 +174,7 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 			int dup = 0;
 			if (!libs_copy_matches(soname, c->names[i]))
 				continue;
-			real = canon(r, arena_printf(&r->f->arena, "%s/%s", c->path, c->names[i]));
+			real = libs_canon(r, fsu_path(&r->f->arena, c->path, c->names[i]));
 			if (!real || (skip && !strcmp(real, skip)))
 				continue;
 			for (k = 0; k < n; k++)
@@ -448,7 +182,8 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 			if (dup)
 				continue;
 			out[n].path = real;
-			version_of(r, real, &out[n].version, &out[n].version_source, &out[n].owner);
+			libs_version_of(r, real, &out[n].version, &out[n].version_source,
+					&out[n].owner);
 			n++;
 		}
 	}
@@ -472,7 +207,7 @@ static const char *first_in(struct libs_run *r, const char *list, const char *or
 			memcpy(el, p, n);
 			el[n] = '\0';
 			x = ldr_expand(&r->s, el, origin);
-			cand = x ? arena_printf(&r->f->arena, "%s/%s", x, name) : NULL;
+			cand = x ? fsu_path(&r->f->arena, x, name) : NULL;
 			if (cand && file_is_reg(&r->f->root, cand))
 				return cand;
 		}
@@ -508,7 +243,7 @@ static const char *intended(struct libs_run *r, int by, const char *name, const 
 			*why = arena_printf(&r->f->arena, "RPATH of %s", s->objs[l].path);
 		}
 	}
-	if (!hit && r->c_obj >= 0 && site_of(r, o->path, &rel) >= 0) {
+	if (!hit && r->c_obj >= 0 && libs_site_index(r, o->path, &rel) >= 0) {
 		const struct ldr_obj *c = &s->objs[r->c_obj];
 		const char *tags = c->runpath ? c->runpath : c->rpath_tag;
 		hit = tags ? first_in(r, tags, c->origin, name) : NULL;
@@ -561,10 +296,10 @@ static void shadow_check(struct libs_run *r, size_t k)
 	if (!want || file_stat(&r->f->root, want, &st) ||
 	    (st.st_dev == r->s.objs[n->obj].dev && st.st_ino == r->s.objs[n->obj].ino))
 		return;
-	it->intended = canon(r, want);
+	it->intended = libs_canon(r, want);
 	if (!it->intended)
 		it->intended = want;
-	version_of(r, it->intended, &wv, &ws, &wo);
+	libs_version_of(r, it->intended, &wv, &ws, &wo);
 	it->intended_version = wv;
 	it->intended_by = why;
 	it->shadow_by = cause(r, n, it);
@@ -591,7 +326,7 @@ static void mixed_check(struct libs_run *r, const struct libs_note *nt)
 		return;
 	it->mixed = 1;
 	it->caller_version = caller->mixed ? caller->caller_version : caller->version;
-	it->intended = arena_printf(&r->f->arena, "%s/%s", cdir, n->name);
+	it->intended = fsu_path(&r->f->arena, cdir, n->name);
 	it->intended_by = arena_printf(&r->f->arena, "the directory of %s",
 				       caller->mixed ? caller->intended : caller->path);
 	if (!file_is_reg(&r->f->root, it->intended))
@@ -609,8 +344,8 @@ void libs_copies(struct libs_run *r)
 		int torchlib = strstr(it->path, "/torch/lib/") != NULL;
 		if (!it->cuda && !torchlib)
 			continue;
-		it->realpath = canon(r, it->path);
-		version_of(r, it->realpath, &it->version, &it->version_source, &it->owner);
+		it->realpath = libs_canon(r, it->path);
+		libs_version_of(r, it->realpath, &it->version, &it->version_source, &it->owner);
 		if (it->cuda && it->soname)
 			it->copies = copies_of(r, it->soname, it->realpath, &it->n_copies);
 	}

@@ -167,7 +167,7 @@ static void walk(struct ewalk *w, const char *dir, int depth)
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "__pycache__") ||
 		    !strcmp(e->d_name, "include") || !strcmp(e->d_name, "tests"))
 			continue;
-		path = arena_printf(a, "%s/%s", dir, e->d_name);
+		path = fsu_path(a, dir, e->d_name);
 		if (!path)
 			break;
 		if (is_dir_entry(w, path, e, &reg)) {
@@ -190,7 +190,7 @@ static void site_top(struct ewalk *w, const char *site)
 
 	names = fsu_list(&w->r->f->arena, &w->r->f->root, site, NULL, ".so", 256, &n, &trunc);
 	for (i = 0; names && i < n; i++)
-		examine(w, arena_printf(&w->r->f->arena, "%s/%s", site, names[i]),
+		examine(w, fsu_path(&w->r->f->arena, site, names[i]),
 			pkg_of_file(w->r->st, names[i]));
 }
 
@@ -219,7 +219,7 @@ void libs_ext(struct libs_run *r)
 		for (k = 0; p->name[k] && k + 1 < sizeof(dirname); k++)
 			dirname[k] = p->name[k] == '-' ? '_' : p->name[k];
 		dirname[k] = '\0';
-		dir = arena_printf(&r->f->arena, "%s/%s", st->python.site[p->site].path, dirname);
+		dir = fsu_path(&r->f->arena, st->python.site[p->site].path, dirname);
 		if (dir && !file_is_dir(&r->f->root, dir) && strchr(dirname, '_'))
 			dir = arena_printf(&r->f->arena, "%s/%.*s", st->python.site[p->site].path,
 					   (int)strcspn(dirname, "_"), dirname);

@@ -36,35 +36,34 @@ static struct row rows[ROWS_MAX];
 static size_t n_rows;
 static int rows_loaded;
 
+static int load_row(const struct kb_tsv *t, void *ctx)
+{
+	struct row *w = &rows[n_rows];
+	const char *kind = kb_tsv_get(t, "kind");
+
+	(void)ctx;
+	if (!kind || (strcmp(kind, "dlopen") && strcmp(kind, "preload")))
+		return 0;
+	str_copy(w->caller, sizeof(w->caller), kb_tsv_get(t, "caller"));
+	str_copy(w->opened, sizeof(w->opened), kb_tsv_get(t, "opened"));
+	str_copy(w->folder, sizeof(w->folder), kb_tsv_get(t, "folder"));
+	str_copy(w->torch, sizeof(w->torch), kb_tsv_get(t, "torch"));
+	str_copy(w->when, sizeof(w->when), kb_tsv_get(t, "when"));
+	w->preload = !strcmp(kind, "preload");
+	w->same_dir = !strcmp(kb_tsv_get(t, "same_dir"), "yes");
+	w->optional = !strcmp(kb_tsv_get(t, "optional"), "yes");
+	if (w->caller[0] && w->opened[0])
+		n_rows++;
+	return n_rows == ROWS_MAX;
+}
+
 static void load_rows(void)
 {
-	struct kb_tsv *t;
-
 	if (rows_loaded)
 		return;
 	rows_loaded = 1;
-	t = malloc(sizeof(*t)); /* 33 KiB of line buffers: not on the stack */
-	if (!t || kb_tsv_open(t, "dlopen_libs.tsv")) {
-		free(t);
-		return;
-	}
-	while (kb_tsv_next(t) && n_rows < ROWS_MAX) {
-		struct row *w = &rows[n_rows];
-		const char *kind = kb_tsv_get(t, "kind");
-		if (!kind || (strcmp(kind, "dlopen") && strcmp(kind, "preload")))
-			continue;
-		str_copy(w->caller, sizeof(w->caller), kb_tsv_get(t, "caller"));
-		str_copy(w->opened, sizeof(w->opened), kb_tsv_get(t, "opened"));
-		str_copy(w->folder, sizeof(w->folder), kb_tsv_get(t, "folder"));
-		str_copy(w->torch, sizeof(w->torch), kb_tsv_get(t, "torch"));
-		str_copy(w->when, sizeof(w->when), kb_tsv_get(t, "when"));
-		w->preload = !strcmp(kind, "preload");
-		w->same_dir = !strcmp(kb_tsv_get(t, "same_dir"), "yes");
-		w->optional = !strcmp(kb_tsv_get(t, "optional"), "yes");
-		if (w->caller[0] && w->opened[0])
-			n_rows++;
-	}
-	free(t);
+	/* Not embedded or out of memory: no run-time loads are replayed. */
+	(void)!kb_tsv_each("dlopen_libs.tsv", load_row, NULL);
 }
 
 int libs_torch_at_least(const struct cd_stack_facts *st, int major, int minor)
@@ -179,7 +178,7 @@ static const char *find_c(struct libs_run *r)
 	for (i = 0; names && i < n; i++)
 		if (!pick || (tag[0] && strstr(names[i], tag)))
 			pick = names[i];
-	return pick ? arena_printf(&r->f->arena, "%s/%s", dir, pick) : NULL;
+	return pick ? fsu_path(&r->f->arena, dir, pick) : NULL;
 }
 
 static int libcudart_loaded(const struct ldr_session *s, const char *path_part)
@@ -205,15 +204,14 @@ static const char *preload_file(struct libs_run *r, const struct row *w)
 	snprintf(dirs[2], sizeof(dirs[2]), "%s/lib", w->folder);
 	for (i = 0; i < py->n_site; i++)
 		for (k = 0; k < 3; k++) {
-			const char *d =
-				arena_printf(&r->f->arena, "%s/%s", py->site[i].path, dirs[k]);
+			const char *d = fsu_path(&r->f->arena, py->site[i].path, dirs[k]);
 			const char **names;
 			if (k == 1 && r->cuda_major <= 0)
 				continue;
 			names = libs_list(r, d, &n);
 			for (j = 0; names && j < n; j++)
 				if (libs_glob(w->opened, names[j]))
-					return arena_printf(&r->f->arena, "%s/%s", d, names[j]);
+					return fsu_path(&r->f->arena, d, names[j]);
 		}
 	return NULL;
 }
@@ -293,8 +291,7 @@ static void session_init(struct libs_run *r)
 
 static void global_deps(struct libs_run *r)
 {
-	const char *gd =
-		arena_printf(&r->f->arena, "%s/lib/libtorch_global_deps.so", r->st->torch.path);
+	const char *gd = fsu_path(&r->f->arena, r->st->torch.path, "lib/libtorch_global_deps.so");
 
 	if (!gd || !file_is_reg(&r->f->root, gd))
 		return;

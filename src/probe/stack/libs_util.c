@@ -90,7 +90,8 @@ int libs_copy_matches(const char *soname, const char *file)
 	if (strncmp(file, soname, stem) || (file[stem] != '.' && file[stem] != '-'))
 		return 0;
 	tail = strstr(file + stem + 1, ".so");
-	return tail && hex8(file + stem + 1, (size_t)(tail - file - stem - 1)) && !strcmp(tail, so);
+	return tail && hex8(file + stem + 1, (size_t)(tail - (file + stem + 1))) &&
+	       !strcmp(tail, so);
 }
 
 int libs_glob(const char *pat, const char *name)

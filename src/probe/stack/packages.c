@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/str.h"
+#include "core/vec.h"
 #include "format/distinfo.h"
 #include "format/pep508.h"
 
@@ -48,18 +50,11 @@ static void problem(struct pctx *c, const char *msg)
 
 static struct cd_package *new_pkg(struct pctx *c)
 {
-	struct cd_package *p;
+	struct cd_package *p = vec_grow(NULL, c->pk, &c->cap, c->n, sizeof(*p), 256, PACKAGES_MAX);
 
-	if (c->n == PACKAGES_MAX)
+	if (!p)
 		return NULL;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		p = realloc(c->pk, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		c->pk = p;
-		c->cap = cap;
-	}
+	c->pk = p;
 	p = &c->pk[c->n++];
 	memset(p, 0, sizeof(*p));
 	p->site = SIZE_MAX;
@@ -139,8 +134,7 @@ static const char *small_file(struct pctx *c, const char *path, size_t max)
 static void read_metadata(struct pctx *c, struct cd_package *p, int egg, int egg_file)
 {
 	const char *file =
-		egg_file ? p->path
-			 : arena_printf(c->a, "%s/%s", p->path, egg ? "PKG-INFO" : "METADATA");
+		egg_file ? p->path : fsu_path(c->a, p->path, egg ? "PKG-INFO" : "METADATA");
 	const char *base = egg_file ? "PKG-INFO" : (egg ? "PKG-INFO" : "METADATA");
 	struct distinfo_meta m;
 	struct cd_buf b;
@@ -180,8 +174,8 @@ static void read_metadata(struct pctx *c, struct cd_package *p, int egg, int egg
 				     "in part",
 				     p->path, base, META_HEAD_MAX);
 	if (egg && !egg_file) {
-		const char *req = small_file(c, arena_printf(c->a, "%s/requires.txt", p->path),
-					     META_HEAD_MAX);
+		const char *req =
+			small_file(c, fsu_path(c->a, p->path, "requires.txt"), META_HEAD_MAX);
 		if (req &&
 		    distinfo_parse_requires_txt((const uint8_t *)req, strlen(req), c->a, &m) == 0) {
 			p->requires = m.requires;
@@ -230,7 +224,7 @@ static void scan_site(struct pctx *c, size_t idx)
 		kind = distinfo_dirname(e->d_name, c->a, &name, &version);
 		if (kind == DISTINFO_NONE || !(p = new_pkg(c)))
 			continue;
-		path = arena_printf(c->a, "%s/%s", sd->path, e->d_name);
+		path = fsu_path(c->a, sd->path, e->d_name);
 		p->path = path;
 		p->site = idx;
 		p->display = name;
@@ -298,7 +292,7 @@ static int conda_interesting(const char *name, const struct cd_package *dist)
 
 static void conda_json(struct pctx *c, const char *meta, const char *file, struct cd_package *p)
 {
-	const char *path = arena_printf(c->a, "%s/%s", meta, file);
+	const char *path = fsu_path(c->a, meta, file);
 	struct conda_record r;
 	struct cd_buf b;
 	int rc;
@@ -323,7 +317,7 @@ static void conda_json(struct pctx *c, const char *meta, const char *file, struc
 
 static void scan_conda(struct pctx *c, size_t n_dist)
 {
-	const char *meta = arena_printf(c->a, "%s/conda-meta", c->st->python.prefix);
+	const char *meta = fsu_path(c->a, c->st->python.prefix, "conda-meta");
 	DIR *d = meta ? file_opendir(&c->f->root, meta) : NULL;
 	struct dirent *e;
 	size_t seen = 0;
@@ -393,7 +387,7 @@ static void read_installers(struct pctx *c)
 		const char *s;
 		if (!(p->sources & CD_PKG_DIST) || !(p->sources & CD_PKG_CONDA) || !p->path)
 			continue;
-		s = small_file(c, arena_printf(c->a, "%s/INSTALLER", p->path), 4096);
+		s = small_file(c, fsu_path(c->a, p->path, "INSTALLER"), 4096);
 		if (s)
 			p->installer = arena_strndup(c->a, s, strcspn(s, " \t\r\n"));
 	}

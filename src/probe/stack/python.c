@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/opts.h"
 #include "core/str.h"
 #include "format/distinfo.h"
@@ -32,11 +33,6 @@ struct ctx {
 	size_t n_site;
 	char real[SITE_DIRS_MAX][PATH_MAX]; /* resolved site paths, for duplicates */
 };
-
-static const char *join(struct cd_arena *a, const char *dir, const char *name)
-{
-	return arena_printf(a, "%s/%s", strcmp(dir, "/") ? dir : "", name);
-}
 
 static const char *parent(struct cd_arena *a, const char *path)
 {
@@ -66,7 +62,8 @@ static const char *cfg_value(struct ctx *c, const char *cfg, size_t n, const cha
 {
 	const char *v = NULL;
 
-	distinfo_cfg_get((const uint8_t *)cfg, n, key, c->a, &v);
+	if (distinfo_cfg_get((const uint8_t *)cfg, n, key, c->a, &v) != 0)
+		return NULL;
 	return v && *v ? v : NULL;
 }
 
@@ -114,10 +111,10 @@ static const char *pyenv_resolve(struct ctx *c, const char *shim)
 		return NULL;
 	if ((!ver || !*ver) && c->f->root.is_host && getcwd(cwd, sizeof(cwd))) {
 		for (dir = cwd; dir && !file; dir = strcmp(dir, "/") ? parent(c->a, dir) : NULL)
-			file = slurp(c, join(c->a, dir, ".python-version"), &len);
+			file = slurp(c, fsu_path(c->a, dir, ".python-version"), &len);
 	}
 	if ((!ver || !*ver) && !file)
-		file = slurp(c, join(c->a, root, "version"), &len);
+		file = slurp(c, fsu_path(c->a, root, "version"), &len);
 	if ((!ver || !*ver) && file)
 		ver = arena_strndup(c->a, file, strcspn(file, "\r\n"));
 	if (!ver || !*ver)
@@ -162,7 +159,7 @@ static const char *path_search(struct ctx *c)
 		p += n + (p[n] == ':');
 		if (!dir || dir[0] != '/')
 			continue; /* relative entries depend on the working directory */
-		exe = join(c->a, dir, "python3");
+		exe = fsu_path(c->a, dir, "python3");
 		if (!exe || !is_exec_file(c, exe))
 			continue;
 		real = through_shim(c, exe, &shim);
@@ -182,7 +179,7 @@ static const char *path_search(struct ctx *c)
 static void classify(struct ctx *c)
 {
 	struct cd_python_facts *py = c->py;
-	const char *cfg_path = join(c->a, py->prefix, "pyvenv.cfg"), *cfg, *v;
+	const char *cfg_path = fsu_path(c->a, py->prefix, "pyvenv.cfg"), *cfg, *v;
 	size_t n = 0;
 
 	if ((cfg = slurp(c, cfg_path, &n))) {
@@ -212,8 +209,24 @@ static void classify(struct ctx *c)
 			py->base_prefix = parent(c->a, py->home);
 		return;
 	}
-	py->kind =
-		file_is_dir(&c->f->root, join(c->a, py->prefix, "conda-meta")) ? "conda" : "system";
+	py->kind = file_is_dir(&c->f->root, fsu_path(c->a, py->prefix, "conda-meta")) ? "conda"
+										      : "system";
+}
+
+/* The tool that made the environment, when it keeps a project around it:
+ * uv's project (a .venv beside pyproject.toml and uv.lock) and pixi's
+ * workspace (environments live in <workspace>/.pixi/envs/<name>). */
+static void manager(struct ctx *c)
+{
+	struct cd_python_facts *py = c->py;
+	const char *up = parent(c->a, py->prefix), *px = strstr(py->prefix, "/.pixi/envs/");
+
+	if (py->kind && !strcmp(py->kind, "uv") && up &&
+	    file_is_reg(&c->f->root, fsu_path(c->a, up, "uv.lock")) &&
+	    file_is_reg(&c->f->root, fsu_path(c->a, up, "pyproject.toml")))
+		py->uv_project = up;
+	if (py->kind && !strcmp(py->kind, "conda") && px && px > py->prefix)
+		py->pixi_workspace = arena_strndup(c->a, py->prefix, (size_t)(px - py->prefix));
 }
 
 /* X.Y from "python3.12" style names. */
@@ -230,7 +243,7 @@ static const char *xy_from_name(struct ctx *c, const char *name)
 /* The only (or highest) lib/pythonX.Y directory of a prefix. */
 static const char *xy_from_lib(struct ctx *c, const char *prefix)
 {
-	DIR *d = file_opendir(&c->f->root, join(c->a, prefix, "lib"));
+	DIR *d = file_opendir(&c->f->root, fsu_path(c->a, prefix, "lib"));
 	struct dirent *e;
 	const char *best = NULL;
 
@@ -247,7 +260,7 @@ static const char *xy_from_lib(struct ctx *c, const char *prefix)
 
 static const char *conda_python_version(struct ctx *c)
 {
-	DIR *d = file_opendir(&c->f->root, join(c->a, c->py->prefix, "conda-meta"));
+	DIR *d = file_opendir(&c->f->root, fsu_path(c->a, c->py->prefix, "conda-meta"));
 	struct dirent *e;
 	struct conda_record r;
 	const char *v = NULL;
@@ -329,12 +342,12 @@ static void add_prefix_sites(struct ctx *c, const char *prefix, const char *xy, 
 {
 	int debian = strcmp(c->py->kind, "system") == 0 || !strcmp(origin, "base");
 
-	debian =
-		debian && file_is_dir(&c->f->root, join(c->a, prefix, "lib/python3/dist-packages"));
+	debian = debian &&
+		 file_is_dir(&c->f->root, fsu_path(c->a, prefix, "lib/python3/dist-packages"));
 	if (debian) {
 		add_site(c, arena_printf(c->a, "%s/local/lib/python%s/dist-packages", prefix, xy),
 			 origin);
-		add_site(c, join(c->a, prefix, "lib/python3/dist-packages"), origin);
+		add_site(c, fsu_path(c->a, prefix, "lib/python3/dist-packages"), origin);
 		add_site(c, arena_printf(c->a, "%s/lib/python%s/dist-packages", prefix, xy),
 			 origin);
 		return;
@@ -366,7 +379,7 @@ static void find_sites(struct ctx *c)
 		base = facts_getenv(c->f, "PYTHONUSERBASE");
 		home = facts_getenv(c->f, "HOME");
 		if ((!base || !*base) && home && home[0] == '/')
-			base = join(c->a, home, ".local");
+			base = fsu_path(c->a, home, ".local");
 		if (base && base[0] == '/')
 			add_site(c,
 				 arena_printf(c->a, "%s/lib/python%s/site-packages", base,
@@ -396,8 +409,8 @@ static void check_interpreter(struct ctx *c)
 					   py->executable, link);
 		return;
 	}
-	if (py->home && !file_exists(&c->f->root, join(c->a, py->home, "python3")) &&
-	    !file_exists(&c->f->root, join(c->a, py->home, "python")))
+	if (py->home && !file_exists(&c->f->root, fsu_path(c->a, py->home, "python3")) &&
+	    !file_exists(&c->f->root, fsu_path(c->a, py->home, "python")))
 		py->problem =
 			arena_printf(c->a,
 				     "pyvenv.cfg names home = %s, which holds no python3: the "
@@ -412,9 +425,9 @@ static void from_executable(struct ctx *c, const char *exe)
 	char real[PATH_MAX];
 
 	py->executable = exe;
-	if (bin && file_exists(&c->f->root, join(c->a, bin, "pyvenv.cfg")))
+	if (bin && file_exists(&c->f->root, fsu_path(c->a, bin, "pyvenv.cfg")))
 		py->prefix = bin;
-	else if (up && file_exists(&c->f->root, join(c->a, up, "pyvenv.cfg")))
+	else if (up && file_exists(&c->f->root, fsu_path(c->a, up, "pyvenv.cfg")))
 		py->prefix = up;
 	else if (file_realpath(&c->f->root, exe, real, sizeof(real)) == 0)
 		py->prefix = parent(c->a, parent(c->a, real));
@@ -437,9 +450,10 @@ static void from_prefix(struct ctx *c, const char *prefix)
 	}
 	py->prefix = p;
 	for (i = 0; p && i < 2 && !py->executable; i++)
-		if (file_is_reg(&c->f->root, join(c->a, p, names[i])) ||
-		    file_readlink(&c->f->root, join(c->a, p, names[i]), link, sizeof(link)) == 0)
-			py->executable = join(c->a, p, names[i]);
+		if (file_is_reg(&c->f->root, fsu_path(c->a, p, names[i])) ||
+		    file_readlink(&c->f->root, fsu_path(c->a, p, names[i]), link, sizeof(link)) ==
+			    0)
+			py->executable = fsu_path(c->a, p, names[i]);
 }
 
 void python_probe(struct cd_facts *f, struct cd_python_facts *py)
@@ -496,6 +510,7 @@ void python_probe(struct cd_facts *f, struct cd_python_facts *py)
 	if (!py->prefix)
 		return;
 	classify(c);
+	manager(c);
 	check_interpreter(c);
 	find_version(c);
 	if (!py->implementation && py->kind)

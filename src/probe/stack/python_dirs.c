@@ -7,6 +7,7 @@
  * include directory: the base interpreter's prefix for a venv). */
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "probe/stack/python.h"
 
 #define HEADER_DIRS_MAX 4
@@ -20,10 +21,10 @@ const char *python_module_dir(struct cd_facts *f, const struct cd_python_facts *
 	if (!py || !name || !*name || strchr(name, '/'))
 		return NULL;
 	for (i = 0; i < py->n_site; i++) {
-		dir = arena_printf(&f->arena, "%s/%s", py->site[i].path, name);
+		dir = fsu_path(&f->arena, py->site[i].path, name);
 		if (!dir || !file_is_dir(&f->root, dir))
 			continue;
-		if (file_exists(&f->root, arena_printf(&f->arena, "%s/__init__.py", dir))) {
+		if (file_exists(&f->root, fsu_path(&f->arena, dir, "__init__.py"))) {
 			if (site)
 				*site = i;
 			return dir;

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "format/distinfo.h"
 #include "probe/stack/libs.h"
 
@@ -24,8 +25,8 @@ static void torch_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	if (!p || !(p->sources & CD_PKG_DIST) || p->site >= st->python.n_site)
 		return;
 	t->installed = 1;
-	t->path = arena_printf(&f->arena, "%s/torch", st->python.site[p->site].path);
-	file = t->path ? arena_printf(&f->arena, "%s/version.py", t->path) : NULL;
+	t->path = fsu_path(&f->arena, st->python.site[p->site].path, "torch");
+	file = t->path ? fsu_path(&f->arena, t->path, "version.py") : NULL;
 	buf_init(&b, 0);
 	rc = file ? file_read(&f->root, file, VERSION_PY_MAX, &b, NULL) : CD_ENOMEM;
 	if (!rc)

@@ -187,7 +187,7 @@ static void dev_nodes(struct cd_facts *f)
 		}
 		sub = fsu_list(&f->arena, &f->root, dir, NULL, NULL, DEV_NODES_MAX, &m, &trunc);
 		for (k = 0; sub && k < m && nout < DEV_NODES_MAX; k++)
-			out[nout++] = arena_printf(&f->arena, "%s/%s", dir, sub[k]);
+			out[nout++] = fsu_path(&f->arena, dir, sub[k]);
 	}
 	h->dev_nodes = out;
 	h->n_dev_nodes = nout;

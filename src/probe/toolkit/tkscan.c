@@ -54,17 +54,11 @@ static void add_inc(struct tk_ctx *c, const char *dir, const char *scope)
 	add_dir(c->f, &c->inc, dir, scope);
 }
 
-/* ROOT/name, with "/" as root giving "/name". */
-static const char *under(struct cd_facts *f, const char *root, const char *name)
-{
-	return arena_printf(&f->arena, "%s/%s", strcmp(root, "/") ? root : "", name);
-}
-
 /* torch's -L directory: ROOT/lib64, else ROOT/lib when only it exists
  * (cpp_extension's library_paths). */
 static const char *lib_dir_of(struct cd_facts *f, const char *root)
 {
-	const char *l64 = under(f, root, "lib64"), *l = under(f, root, "lib");
+	const char *l64 = fsu_path(&f->arena, root, "lib64"), *l = fsu_path(&f->arena, root, "lib");
 
 	return !file_is_dir(&f->root, l64) && l && file_is_dir(&f->root, l) ? l : l64;
 }
@@ -73,7 +67,7 @@ static const char *lib_dir_of(struct cd_facts *f, const char *root)
 static void wheel_dirs(struct tk_ctx *c, const char *site, const char *skip)
 {
 	struct cd_facts *f = c->f;
-	const char *nv = arena_printf(&f->arena, "%s/nvidia", site), **names;
+	const char *nv = fsu_path(&f->arena, site, "nvidia"), **names;
 	size_t n, i;
 	int trunc;
 
@@ -118,7 +112,7 @@ static void layout(struct tk_ctx *c, struct cd_toolkit *t)
 	}
 	/* torch passes -I CUDA_HOME/include alone (include_paths); nvcc adds
 	 * targets/<arch>/include itself (nvcc.profile). */
-	add_inc(c, under(f, c->root, "include"), "include");
+	add_inc(c, fsu_path(&f->arena, c->root, "include"), "include");
 	add_dir(f, &c->lib, t->lib_dir, "lib");
 	/* ROOT/targets/<arch>-linux/{include,lib}: where conda and the runfile put them */
 	if (fsu_join(p, sizeof(p), c->root, "targets") == 0) {
@@ -223,7 +217,7 @@ static const char *versioned_in(struct cd_facts *f, const char *dir, const char 
 	int trunc;
 
 	names = prefix ? fsu_list(&f->arena, &f->root, dir, prefix, NULL, 8, &n, &trunc) : NULL;
-	return names && n ? arena_printf(&f->arena, "%s/%s", dir, names[0]) : NULL;
+	return names && n ? fsu_path(&f->arena, dir, names[0]) : NULL;
 }
 
 /* The first directory of d that holds h->name; for a library without an
@@ -371,7 +365,7 @@ void tkscan_wheels(struct cd_facts *f, const char *site, struct cd_toolkit *t)
 	memset(&c, 0, sizeof(c));
 	memset(t, 0, sizeof(*t));
 	c.f = f;
-	t->root = arena_printf(&f->arena, "%s/nvidia", site);
+	t->root = fsu_path(&f->arena, site, "nvidia");
 	t->found_via = "pip";
 	t->kind = "pip";
 	t->exists = t->root && file_is_dir(&f->root, t->root) ? CD_TRI_YES : CD_TRI_NO;

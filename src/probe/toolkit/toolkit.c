@@ -108,7 +108,7 @@ static void globs(struct tk_list *l)
 		const char **names = fsu_list(&l->f->arena, &l->f->root, dirs[i][0], dirs[i][1],
 					      NULL, TK_GLOB_MAX, &n, &trunc);
 		for (k = 0; names && k < n; k++)
-			add(l, arena_printf(&l->f->arena, "%s/%s", dirs[i][0], names[k]), "glob");
+			add(l, fsu_path(&l->f->arena, dirs[i][0], names[k]), "glob");
 	}
 }
 
@@ -147,10 +147,10 @@ static void pip(struct tk_list *l, const char *prefix)
 
 		if (!nv || !file_is_dir(&f->root, nv))
 			continue;
-		if (file_is_dir(&f->root, arena_printf(&f->arena, "%s/cu13", nv)))
-			add(l, arena_printf(&f->arena, "%s/cu13", nv), "pip");
-		if (file_is_dir(&f->root, arena_printf(&f->arena, "%s/cuda_nvcc", nv))) {
-			add(l, arena_printf(&f->arena, "%s/cuda_nvcc", nv), "pip");
+		if (file_is_dir(&f->root, fsu_path(&f->arena, nv, "cu13")))
+			add(l, fsu_path(&f->arena, nv, "cu13"), "pip");
+		if (file_is_dir(&f->root, fsu_path(&f->arena, nv, "cuda_nvcc"))) {
+			add(l, fsu_path(&f->arena, nv, "cuda_nvcc"), "pip");
 			continue;
 		}
 		/* CUDA 12 component wheels without nvcc still carry headers. */

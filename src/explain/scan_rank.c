@@ -1,0 +1,196 @@
+/* scan_rank: the results of a scan: inputs, facts, and the order of the
+ * diagnoses (causes before symptoms, root causes before what they cause,
+ * then by input and line); the diagnosis of last resort when nothing
+ * matched. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explain/scan_int.h"
+
+const struct sig xs_sig_unknown = {
+	.id = "unknown-failure",
+	.category = "unknown",
+	.severity = CD_SEV_WARNING,
+	.role = SIG_CAUSE,
+	.title = "no known failure matched; these lines look most like it",
+	.explain = "No signature of cuda-doctor matched this log. The lines shown are the ones "
+		   "that look most like the failure: the last exception and its message, error: "
+		   "lines, failed steps and non-zero exits. Most CUDA failures come from the "
+		   "environment: the driver and the CUDA version it supports, the GPUs, the "
+		   "toolkit, the libraries torch loads.",
+	.fix = {3,
+		{"cuda-doctor check   # the driver, GPUs, toolkit and the libraries torch would "
+		 "load",
+		 "cuda-doctor jit     # when the failure is a build of a CUDA extension",
+		 "search the project's issues for the exact message of the last line shown"}},
+};
+
+struct xs_result *xs_result_new(void)
+{
+	struct xs_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	arena_init(&r->arena);
+	r->arena.max_total = (size_t)16 << 20;
+	return r;
+}
+
+void xs_result_free(struct xs_result *r)
+{
+	if (!r)
+		return;
+	arena_free(&r->arena);
+	free(r);
+}
+
+int xs_result_input(struct xs_result *r, const char *name)
+{
+	if (r->n_inputs >= XS_INPUTS_MAX)
+		return -1;
+	r->inputs[r->n_inputs].name = arena_strdup(&r->arena, name);
+	return (int)r->n_inputs++;
+}
+
+const char *xs_fact(const struct xs_diag *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_facts; i++)
+		if (!strcmp(d->facts[i].name, name))
+			return d->facts[i].value;
+	return NULL;
+}
+
+int xs_has_rank(const struct xs_diag *d, unsigned rank)
+{
+	return rank < XS_RANKS && (d->ranks[rank / 8] >> (rank % 8) & 1);
+}
+
+/* Ranking tier: causes at warning or error first, then symptoms at warning
+ * or error, then anything informational (an info line is context, never the
+ * root cause of a failure). */
+static int diag_tier(const struct xs_diag *d)
+{
+	if (d->sig->severity == CD_SEV_INFO)
+		return 2;
+	return d->sig->role == SIG_CAUSE ? 0 : 1;
+}
+
+/* How many categories of the other causes in the log can cause this one's
+ * (explain_causes.tsv): 0 for a root cause. Filled by xs_rank. */
+static int diag_depth(const struct xs_diag *d)
+{
+	return d->depth;
+}
+
+static int diag_cmp(const void *a, const void *b)
+{
+	const struct xs_diag *x = a, *y = b;
+	int tx = diag_tier(x), ty = diag_tier(y);
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (diag_depth(x) != diag_depth(y))
+		return diag_depth(x) < diag_depth(y) ? -1 : 1;
+	if (x->sig->role != y->sig->role)
+		return x->sig->role < y->sig->role ? -1 : 1;
+	if (x->sig->severity != y->sig->severity)
+		return x->sig->severity > y->sig->severity ? -1 : 1;
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	if (x->first_line != y->first_line)
+		return x->first_line < y->first_line ? -1 : 1;
+	if (x->sig->priority != y->sig->priority)
+		return x->sig->priority > y->sig->priority ? -1 : 1;
+	return strcmp(x->sig->id, y->sig->id);
+}
+
+static int by_line(const void *a, const void *b)
+{
+	const struct xs_cand *x = a, *y = b;
+
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Is the line one a diagnosis already explains (among its first lines)? */
+static int explained(const struct xs_result *r, const struct xs_cand *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++)
+		for (j = 0; j < r->d[i].n_lines; j++)
+			if (r->d[i].input == c->input && r->d[i].lines[j] == c->line)
+				return 1;
+	return 0;
+}
+
+/* No cause or symptom was found: the diagnosis of last resort, from the
+ * candidates no diagnosis explains, when one of them is heavy enough to be
+ * a failure. */
+static void add_unknown(struct xs_result *r)
+{
+	struct xs_diag *d;
+	const struct xs_cand *best = NULL;
+	size_t i;
+	char *text;
+	uint32_t input;
+	uint64_t line;
+
+	for (i = 0; i < r->n; i++)
+		if (diag_tier(&r->d[i]) < 2)
+			return;
+	for (i = 0; i < r->n_cand;) /* lines an informational diagnosis explains */
+		if (explained(r, &r->cand[i]))
+			r->cand[i] = r->cand[--r->n_cand];
+		else
+			i++;
+	for (i = 0; i < r->n_cand; i++)
+		if (!best || r->cand[i].weight > best->weight ||
+		    (r->cand[i].weight == best->weight && by_line(&r->cand[i], best) > 0))
+			best = &r->cand[i];
+	if (!best || best->weight < SIG_FALLBACK_SEED || r->n >= XS_DIAG_MAX)
+		return;
+	text = xs_clean_copy(&r->arena, (const uint8_t *)best->text, best->n);
+	input = best->input;
+	line = best->line;
+	qsort(r->cand, r->n_cand, sizeof(r->cand[0]), by_line);
+	d = &r->d[r->n];
+	memset(d, 0, sizeof(*d));
+	d->sig = &xs_sig_unknown;
+	d->input = input;
+	d->first_line = line;
+	d->text = text;
+	for (i = 0; i < r->n_cand; i++) {
+		d->count++;
+		d->inputs |= (uint64_t)1 << (r->cand[i].input % 64);
+		d->lines[d->n_lines] = r->cand[i].line;
+		d->line_text[d->n_lines++] =
+			xs_clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
+	}
+	r->n++;
+}
+
+void xs_rank(struct xs_result *r, const struct xs_db *db)
+{
+	uint32_t present = 0;
+	size_t i, c;
+
+	add_unknown(r);
+
+	for (i = 0; i < r->n; i++) /* the categories of the causes found */
+		if (diag_tier(&r->d[i]) == 0 &&
+		    (c = (size_t)sig_category_index(r->d[i].sig->category)) < 32)
+			present |= (uint32_t)1 << c;
+	for (i = 0; i < r->n; i++) {
+		int k = sig_category_index(r->d[i].sig->category), depth = 0;
+		for (c = 0; k >= 0 && c < 32; c++)
+			if ((present >> c & 1) && (db->causes[c] >> k & 1))
+				depth++;
+		r->d[i].depth = depth;
+	}
+	qsort(r->d, r->n, sizeof(r->d[0]), diag_cmp);
+	memset(r->slots, 0, sizeof(r->slots)); /* indexes are stale after sorting */
+}
