@@ -132,7 +132,7 @@ static void variables(const struct cd_facts *f, struct cd_findings *out)
 		return;
 	dfenv_init(&env);
 	for (i = 0; i < im->n_vars; i++)
-		(void)dfenv_set(&env, im->vars[i].name, im->vars[i].value);
+		(void)!dfenv_set(&env, im->vars[i].name, im->vars[i].value); /* 16 < DFENV_MAX */
 	image_env_read(&env, &e);
 	memset(&h, 0, sizeof(h));
 	h.driver = f->driver.version;

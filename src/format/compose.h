@@ -78,11 +78,11 @@ struct cmp_file {
 	struct cmp_ignore *ignores;
 };
 
-int compose_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct cmp_file *out,
-		  struct cd_err *err);
+CD_WUR int compose_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct cmp_file *out,
+			 struct cd_err *err);
 /* Compose's interpolation of s with nothing set (see above); *unknown gets 1
  * when a variable had no default. NULL on no memory. */
-char *compose_interpolate(const char *s, struct cd_arena *a, int *unknown);
+CD_WUR char *compose_interpolate(const char *s, struct cd_arena *a, int *unknown);
 /* Is id ignored at line (of service s, NULL for none)? */
 int compose_ignored(const struct cmp_file *f, const struct cmp_service *s, unsigned line,
 		    const char *id);

@@ -22,7 +22,7 @@ struct dfignore {
 
 /* One comment line, from its '#' to the end of the line (no line end):
  * 1 with *out filled for an ignore comment, 0 for any other, CD_ENOMEM. */
-int dfignore_parse(const char *p, size_t n, struct cd_arena *a, struct dfignore *out);
+CD_WUR int dfignore_parse(const char *p, size_t n, struct cd_arena *a, struct dfignore *out);
 /* Whether id is among ids[0..n), or "all" is. */
 int dfignore_has(const char *const *ids, size_t n, const char *id);
 

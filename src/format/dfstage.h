@@ -12,6 +12,8 @@
 #ifndef CD_DFSTAGE_H
 #define CD_DFSTAGE_H
 
+#include "core/err.h"
+
 #include <stddef.h>
 
 #include "core/arena.h"
@@ -67,23 +69,24 @@ struct df_step {
 	const struct dfenv *image; /* the image's environment so far (ENV only) */
 };
 
-int dfstage_eval(const struct df_file *f, const struct df_build *b, struct cd_arena *a,
-		 struct df_model *out, struct cd_err *err);
+CD_WUR int dfstage_eval(const struct df_file *f, const struct df_build *b, struct cd_arena *a,
+			struct df_model *out, struct cd_err *err);
 
 /* Replay the instructions of stage s; fn returning non-zero stops the walk
  * (its value is returned). end_env (optional) gets the image env at the end. */
-int dfstage_walk(const struct df_model *m, size_t s, int (*fn)(void *ctx, const struct df_step *st),
-		 void *ctx, struct dfenv *end_env);
+CD_WUR int dfstage_walk(const struct df_model *m, size_t s,
+			int (*fn)(void *ctx, const struct df_step *st), void *ctx,
+			struct dfenv *end_env);
 
 /* Expand a raw value as BuildKit would with env (word processing: quotes
  * removed). NULL on a syntax error; *unset (optional) tells a variable
  * without value was used. */
-const char *dfstage_expand(const struct df_model *m, const char *raw, const struct dfenv *env,
-			   int *unset);
+CD_WUR const char *dfstage_expand(const struct df_model *m, const char *raw,
+				  const struct dfenv *env, int *unset);
 /* The same, keeping quotes and unset variables as written (RUN text for a
  * shell); the text as written when it does not parse (NULL only for NULL). */
-const char *dfstage_expand_shell(const struct df_model *m, const char *raw,
-				 const struct dfenv *env);
+CD_WUR const char *dfstage_expand_shell(const struct df_model *m, const char *raw,
+					const struct dfenv *env);
 /* The stage a name (or a number) refers to, or -1. */
 int dfstage_find(const struct df_model *m, const char *ref, size_t before);
 

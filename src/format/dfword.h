@@ -28,7 +28,7 @@ struct dfenv {
 
 void dfenv_init(struct dfenv *e);
 /* Set or replace; CD_ENOMEM when the environment is full. */
-int dfenv_set(struct dfenv *e, const char *name, const char *value);
+CD_WUR int dfenv_set(struct dfenv *e, const char *name, const char *value);
 /* The value, or NULL when unset. */
 const char *dfenv_get(const struct dfenv *e, const char *name);
 
@@ -52,8 +52,8 @@ struct dfword_opts {
 /* Expand one word as BuildKit's ProcessWord does: quotes removed (unless
  * DFWORD_RAW), $ replacements done, no splitting. Appends to out; *met
  * (optional) gets DFWORD_UNSET / DFWORD_QUOTED. */
-int dfword_expand(const char *s, size_t n, const struct dfword_opts *o, struct cd_buf *out,
-		  unsigned *met, struct cd_err *err);
+CD_WUR int dfword_expand(const char *s, size_t n, const struct dfword_opts *o, struct cd_buf *out,
+			 unsigned *met, struct cd_err *err);
 
 /* The next raw word of s (blank-separated, quotes and escapes kept together),
  * starting at *pos; 1 with [*start, *end) set, 0 at the end. */

@@ -96,8 +96,8 @@ struct df_file {
 	unsigned lines;
 };
 
-int dockerfile_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct df_file *out,
-		     struct cd_err *err);
+CD_WUR int dockerfile_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct df_file *out,
+			    struct cd_err *err);
 
 /* The value of a flag ("from"), or NULL; *present tells a bare flag apart. */
 const char *dockerfile_flag(const struct df_instr *in, const char *name, int *present);

@@ -26,7 +26,7 @@ struct imgcfg {
 	const char *arch; /* "amd64", "arm64"; NULL when not said */
 };
 
-int imgcfg_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct imgcfg *out,
-		 struct cd_err *err);
+CD_WUR int imgcfg_parse(const uint8_t *p, size_t n, struct cd_arena *a, struct imgcfg *out,
+			struct cd_err *err);
 
 #endif

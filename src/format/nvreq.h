@@ -9,6 +9,8 @@
 #ifndef CD_NVREQ_H
 #define CD_NVREQ_H
 
+#include "core/err.h"
+
 #include <stddef.h>
 
 #define NVREQ_INPUT_MAX (64u << 10)
@@ -35,7 +37,7 @@ struct nvreq_eval {
 enum nvreq_result nvreq_eval(const char *expr, size_t n, const struct nvreq_host *h,
 			     struct nvreq_eval *out);
 /* The X.Y of the first "cuda>=X.Y" condition; 0, or -1 when there is none. */
-int nvreq_cuda_min(const char *expr, size_t n, char *out, size_t cap);
+CD_WUR int nvreq_cuda_min(const char *expr, size_t n, char *out, size_t cap);
 /* libnvidia-container's dsl_compare_version: 1 true, 0 false, -1 when a
  * version is not made of digits and dots. op is one of = != < <= > >=. */
 int nvreq_compare_version(const char *v1, const char *op, const char *v2);

@@ -34,7 +34,7 @@ struct sh_script {
 	struct sh_cmd *cmds;
 };
 
-int shcmd_split(const char *s, size_t n, struct cd_arena *a, struct sh_script *out,
-		struct cd_err *err);
+CD_WUR int shcmd_split(const char *s, size_t n, struct cd_arena *a, struct sh_script *out,
+		       struct cd_err *err);
 
 #endif

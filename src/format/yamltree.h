@@ -34,8 +34,8 @@ struct yml_node {
 	int open; /* being built (aliases to it are refused) */
 };
 
-int yamltree_load(const uint8_t *p, size_t n, struct cd_arena *a, const struct yml_node **root,
-		  struct cd_err *err);
+CD_WUR int yamltree_load(const uint8_t *p, size_t n, struct cd_arena *a,
+			 const struct yml_node **root, struct cd_err *err);
 /* The value of a scalar key of a mapping, or NULL. */
 const struct yml_node *yml_get(const struct yml_node *map, const char *key);
 /* A plain scalar YAML reads as null ("", "~", "null"), or no node at all. */

@@ -6,6 +6,8 @@
 #ifndef CD_KB_DFRULES_H
 #define CD_KB_DFRULES_H
 
+#include "core/err.h"
+
 #include <stddef.h>
 
 struct dfrule {
@@ -16,10 +18,10 @@ struct dfrule {
 	const char *source;
 };
 
-int dfrules_find(const char *id, struct dfrule *out);
+CD_WUR int dfrules_find(const char *id, struct dfrule *out);
 /* The rules in table order; n is the count. */
 const struct dfrule *dfrules_all(size_t *n);
 /* The first URL of a rule's source (for SARIF helpUri), into out. */
-int dfrules_first_url(const struct dfrule *r, char *out, size_t cap);
+CD_WUR int dfrules_first_url(const struct dfrule *r, char *out, size_t cap);
 
 #endif

@@ -8,6 +8,8 @@
 #ifndef CD_KB_IMAGES_H
 #define CD_KB_IMAGES_H
 
+#include "core/err.h"
+
 #include <stddef.h>
 
 #include "core/arena.h"
@@ -37,18 +39,18 @@ struct img_info {
 
 /* "registry/repo:tag@digest" into its parts; Docker Hub names normalised
  * ("docker.io/library/ubuntu" -> "ubuntu"). CD_EFORMAT on an empty name. */
-int images_parse_ref(const char *ref, struct img_ref *out);
+CD_WUR int images_parse_ref(const char *ref, struct img_ref *out);
 /* What the table says of an image reference (info->known 0: nothing). */
-int images_lookup(const char *ref, struct img_info *out);
+CD_WUR int images_lookup(const char *ref, struct img_info *out);
 /* NVIDIA_REQUIRE_CUDA of nvidia/cuda release `cuda` (X.Y.Z, or X.Y) for arch
  * ("amd64", "arm64"). *row gets the release of the row used: an exact one,
  * else the newest row of the same X.Y (the brand clauses are per release, so
  * the caller says so). The string is static. */
-int images_require_cuda(const char *cuda, const char *arch, const char **req, const char **row,
-			const char **source);
+CD_WUR int images_require_cuda(const char *cuda, const char *arch, const char **req,
+			       const char **row, const char **source);
 /* Fill env with the ENV of the image's family (info from images_lookup). */
-int images_env(const struct img_info *info, const char *arch, struct dfenv *env,
-	       struct cd_arena *a);
+CD_WUR int images_env(const struct img_info *info, const char *arch, struct dfenv *env,
+		      struct cd_arena *a);
 /* The NVIDIA_REQUIRE_CUDA token of an NVML brand value (14 -> "nvidia"), and
  * a token's class ("datacenter", "workstation", "geforce", "virtual",
  * "unknown"); NULL when not listed. */

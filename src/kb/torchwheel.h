@@ -5,6 +5,8 @@
 #ifndef CD_KB_TORCHWHEEL_H
 #define CD_KB_TORCHWHEEL_H
 
+#include "core/err.h"
+
 #include <stddef.h>
 
 #define TORCHWHEEL_MAX 8 /* variants of one release */
@@ -18,11 +20,12 @@ struct torchwheel {
 };
 
 /* The rows of a release ("2.5.1", "2.5" or "2.5.1+cu121": the minor counts). */
-int torchwheel_release(const char *torch_version, struct torchwheel *out, size_t cap, size_t *n);
-int torchwheel_default(const char *torch_version, struct torchwheel *out);
+CD_WUR int torchwheel_release(const char *torch_version, struct torchwheel *out, size_t cap,
+			      size_t *n);
+CD_WUR int torchwheel_default(const char *torch_version, struct torchwheel *out);
 /* The newest release the table has ("2.14"). */
-int torchwheel_newest(char *out, size_t cap);
+CD_WUR int torchwheel_newest(char *out, size_t cap);
 /* "cu121" -> "12.1", "cu118" -> "11.8", "cu130" -> "13.0"; -1 unless cuNNN. */
-int torchwheel_variant_cuda(const char *variant, char *out, size_t cap);
+CD_WUR int torchwheel_variant_cuda(const char *variant, char *out, size_t cap);
 
 #endif

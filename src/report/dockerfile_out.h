@@ -5,12 +5,14 @@
 #ifndef CD_DOCKERFILE_OUT_H
 #define CD_DOCKERFILE_OUT_H
 
+#include "core/err.h"
+
 #include "check/dockerfile/dockerfile.h"
 #include "report/render.h"
 
 #define CD_DOCKERFILE_SCHEMA "cuda-doctor.dockerfile/1"
 
-int dockerfile_render(const struct cd_render *r, const struct dfc_report *rep,
-		      const struct cd_findings *fs);
+CD_WUR int dockerfile_render(const struct cd_render *r, const struct dfc_report *rep,
+			     const struct cd_findings *fs);
 
 #endif

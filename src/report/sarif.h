@@ -5,11 +5,13 @@
 #ifndef CD_SARIF_H
 #define CD_SARIF_H
 
+#include "core/err.h"
+
 #include <stdio.h>
 
 #include "facts/finding.h"
 
 /* artifact: the file results without a location belong to (NULL: none). */
-int sarif_print(FILE *out, const struct cd_findings *fs, const char *artifact);
+CD_WUR int sarif_print(FILE *out, const struct cd_findings *fs, const char *artifact);
 
 #endif

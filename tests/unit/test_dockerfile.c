@@ -226,13 +226,13 @@ static void unknown_and_caps(void **state)
 
 static int fake_base(void *ctx, const char *image, struct dfenv *env, struct cd_arena *a)
 {
+	int rc = 0;
+
 	(void)ctx;
 	(void)a;
-	if (!strncmp(image, "nvidia/cuda:", 12)) {
-		dfenv_set(env, "CUDA_VERSION", "12.4.1");
-		dfenv_set(env, "NVIDIA_DRIVER_CAPABILITIES", "compute,utility");
-	}
-	return 0;
+	if (!strncmp(image, "nvidia/cuda:", 12) && !(rc = dfenv_set(env, "CUDA_VERSION", "12.4.1")))
+		rc = dfenv_set(env, "NVIDIA_DRIVER_CAPABILITIES", "compute,utility");
+	return rc;
 }
 
 struct seen {

@@ -331,11 +331,13 @@ static void env_of(struct cc *c, const struct svc *v, struct dfenv *env, int *kn
 	*known =
 		v->img_known && v->img.matched &&
 		(!strcmp(v->img.env_set, "nvidia-cuda") || !strncmp(v->img.env_set, "pytorch-", 8));
-	if (*known)
-		(void)images_env(&v->img, c->o->arch, env, c->a);
+	if (*known && images_env(&v->img, c->o->arch, env, c->a))
+		*known = 0; /* the image's ENV is not known after all */
+	/* A full environment (DFENV_MAX, 256) leaves the service's later variables
+	 * out; an image family brings a dozen. */
 	for (i = 0; i < s->n_env; i++)
 		if (s->env[i].value.v && !s->env[i].value.unknown)
-			(void)dfenv_set(env, s->env[i].name, s->env[i].value.v);
+			(void)!dfenv_set(env, s->env[i].name, s->env[i].value.v);
 }
 
 static void place_env(struct cc *c, const struct svc *v, struct cd_finding *x, const char *var)

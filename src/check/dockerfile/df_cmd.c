@@ -28,8 +28,8 @@ static size_t unwrap(const struct sh_cmd *cmd, struct dfenv *env, struct cd_aren
 	for (k = 0; k < cmd->n_assign; k++) {
 		const char *eq = strchr(cmd->assign[k], '=');
 		const char *n = arena_strndup(a, cmd->assign[k], (size_t)(eq - cmd->assign[k]));
-		if (n)
-			dfenv_set(env, n, eq + 1);
+		if (n) /* past DFENV_MAX variables an assignment is not recorded */
+			(void)!dfenv_set(env, n, eq + 1);
 	}
 	while (i < cmd->argc) {
 		const char *b = dfc_base(cmd->argv[i]);
@@ -46,8 +46,8 @@ static size_t unwrap(const struct sh_cmd *cmd, struct dfenv *env, struct cd_aren
 				if (cmd->argv[i][0] == '-' || !eq)
 					continue;
 				n = arena_strndup(a, cmd->argv[i], (size_t)(eq - cmd->argv[i]));
-				if (n)
-					dfenv_set(env, n, eq + 1);
+				if (n) /* past DFENV_MAX: not recorded */
+					(void)!dfenv_set(env, n, eq + 1);
 			}
 		} else if ((!strcmp(b, "conda") || !strcmp(b, "mamba") ||
 			    !strcmp(b, "micromamba")) &&
@@ -515,8 +515,8 @@ int dfc_command(struct dfc_ctx *x, const struct sh_cmd *cmd)
 			const char *eq = strchr(argv[k], '=');
 			const char *n =
 				eq ? arena_strndup(x->c->a, argv[k], (size_t)(eq - argv[k])) : NULL;
-			if (n)
-				dfenv_set(x->env, n, eq + 1);
+			if (n) /* past DFENV_MAX: not recorded */
+				(void)!dfenv_set(x->env, n, eq + 1);
 		}
 		return 0;
 	}

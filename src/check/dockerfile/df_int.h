@@ -6,6 +6,8 @@
 #ifndef CD_DF_INT_H
 #define CD_DF_INT_H
 
+#include "core/err.h"
+
 #include "check/dockerfile/dockerfile.h"
 #include "format/pep508.h"
 #include "format/shcmd.h"
@@ -96,7 +98,7 @@ struct dfc {
 };
 
 /* df_scan.c */
-int dfc_scan(struct dfc *c);
+CD_WUR int dfc_scan(struct dfc *c);
 /* Place a finding (from findings_add, so that scripts/finding-ids.sh reads
  * its id where it is raised) at an instruction; returns it. */
 struct cd_finding *dfc_at(struct dfc *c, const struct df_instr *in, struct cd_finding *x);
@@ -127,7 +129,7 @@ struct dfc_ctx {
 	const struct df_instr *in;
 	struct dfenv *env; /* the build env with this RUN's exports and prefixes */
 };
-int dfc_command(struct dfc_ctx *x, const struct sh_cmd *cmd);
+CD_WUR int dfc_command(struct dfc_ctx *x, const struct sh_cmd *cmd);
 /* The torch wheel index variant a URL names ("cu121", "cpu", "rocm6.1"), or "". */
 void dfc_url_variant(const char *url, char *out, size_t cap);
 

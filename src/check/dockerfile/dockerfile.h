@@ -7,6 +7,8 @@
 #ifndef CD_CHECK_DOCKERFILE_H
 #define CD_CHECK_DOCKERFILE_H
 
+#include "core/err.h"
+
 #include <stdint.h>
 
 #include "facts/finding.h"
@@ -64,9 +66,10 @@ struct dfc_report {
 	const struct dfc_host *host;
 };
 
-int check_dockerfile(const struct df_model *m, const struct dfc_opts *o, struct cd_findings *out,
-		     struct dfc_report *rep);
+CD_WUR int check_dockerfile(const struct df_model *m, const struct dfc_opts *o,
+			    struct cd_findings *out, struct dfc_report *rep);
 /* df_build's base_env callback: the ENV of known base images (kb/images). */
-int check_dockerfile_base_env(void *ctx, const char *image, struct dfenv *env, struct cd_arena *a);
+CD_WUR int check_dockerfile_base_env(void *ctx, const char *image, struct dfenv *env,
+				     struct cd_arena *a);
 
 #endif
