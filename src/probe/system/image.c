@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/fsutil.h"
 #include "core/opts.h"
 #include "core/str.h"
 #include "probe/system/system.h"
@@ -86,7 +87,7 @@ static void conf_dirs(struct cd_facts *f, struct dirs *ds)
 		if (!str_has_suffix(de->d_name, ".conf"))
 			continue;
 		files++;
-		path = arena_printf(&f->arena, "/etc/ld.so.conf.d/%s", de->d_name);
+		path = fsu_path(&f->arena, "/etc/ld.so.conf.d", de->d_name);
 		buf_init(&b, CONF_MAX);
 		if (path && file_read(&f->root, path, CONF_MAX, &b, NULL) == 0 && b.p) {
 			char *line = b.p, *end = b.p + b.len;
@@ -142,7 +143,7 @@ static void add_lib(struct cd_facts *f, struct cd_image_lib *list, size_t *n, co
 		    const char *name)
 {
 	char real[PATH_MAX];
-	const char *path = arena_printf(&f->arena, "%s/%s", dir, name);
+	const char *path = fsu_path(&f->arena, dir, name);
 	size_t i;
 
 	if (!path || *n == CD_IMAGE_LIBS_MAX || !file_is_reg(&f->root, path))
@@ -185,10 +186,12 @@ static void compat(struct cd_facts *f)
 	size_t seen = 0;
 
 	while (d && (de = readdir(d)) && seen < 4096) {
+		const char *dir;
 		seen++;
-		if (str_has_prefix(de->d_name, "cuda"))
-			scan(f, arena_printf(&f->arena, "/usr/local/%s/compat", de->d_name),
-			     f->image.compat, &f->image.n_compat);
+		if (str_has_prefix(de->d_name, "cuda") &&
+		    (dir = fsu_path(&f->arena, fsu_path(&f->arena, "/usr/local", de->d_name),
+				    "compat")))
+			scan(f, dir, f->image.compat, &f->image.n_compat);
 	}
 	if (d)
 		closedir(d);
