@@ -4,11 +4,21 @@
 #   make test       install missing dependencies, then unit (ASan+UBSan), end-to-end,
 #                   lint, clang build and short fuzz runs
 #   make unit e2e lint fuzz bench format clean
+#   make cross-test  the aarch64 build (CROSS=aarch64-linux-gnu-) under qemu-user
 #   make wheel      build $(BUILD)/dist/cuda_doctor_bin-VERSION-py3-none-manylinux_*.whl
 # Variables: CC (gcc or clang), BUILD (build dir), SAN=1 (ASan+UBSan), FUZZ=1
 # (libFuzzer instrumentation; CC=clang), WERROR=1 (default under CI), V=1.
 
 CC ?= gcc
+# CROSS=aarch64-linux-gnu-: a cross build with Debian's toolchain into build/aarch64-linux-gnu; the
+# build-time sigc runs under qemu-user (QEMU), embed on the host (docs/portability.md).
+CROSS ?=
+ifneq ($(CROSS),)
+CC := $(CROSS)gcc
+BUILD ?= build/$(patsubst %-,%,$(CROSS))
+QEMU ?= qemu-$(firstword $(subst -, ,$(CROSS)))-static
+endif
+HOSTCC ?= $(if $(CROSS),gcc,$(CC))
 BUILD ?= build
 SAN ?=
 FUZZ ?=
@@ -27,6 +37,8 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wvla -Wpointer-arith -Wundef -Wwrite-strings -Wno-unused-parameter \
 	-Wimplicit-fallthrough -Wconversion -Wsign-conversion
 CPPFLAGS += -Isrc -I$(BUILD)/gen -D_GNU_SOURCE -DCD_VERSION='"$(VERSION)"'
+# The glibc floor, GLIBC_2.28: older symbol versions (src/core/glibc_floor.h says which).
+CPPFLAGS += -include src/core/glibc_floor.h
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 $(WARN) -fno-strict-aliasing -fstack-protector-strong -MMD -MP
 
@@ -65,7 +77,8 @@ STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
 STATIC_LIBS += -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 # zlib's deflate for the .tar.gz of `bundle` (docs/bundle.md says why not stored blocks).
 STATIC_LIBS += -Wl,-Bstatic -lz -Wl,-Bdynamic
-LDLIBS += $(STATIC_LIBS) -ldl -lm
+# libdl.so.2 by name: below glibc 2.34 dlopen lives there (and no libdl.so link is installed).
+LDLIBS += $(STATIC_LIBS) -Wl,--push-state,--no-as-needed -l:libdl.so.2 -Wl,--pop-state -lm
 
 SRCS := $(shell find src -name '*.c' | sort)
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
@@ -80,7 +93,7 @@ FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/f
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
 .PHONY: all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
-	check-static test-san test-clang fakes wheel
+	check-static test-san test-clang fakes wheel cross-test
 all: $(BUILD)/cuda-doctor
 
 $(BUILD)/%.o: %.c
@@ -90,7 +103,7 @@ $(BUILD)/%.o: %.c
 # The knowledge base: data/ files embedded as byte arrays.
 $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -O1 -std=c11 $(WARN) $(TOOL_WERROR) -o $@ $<
+	$(Q)$(HOSTCC) -O1 -std=c11 $(WARN) $(TOOL_WERROR) -o $@ $<
 
 # The folders too: a file removed from data/ must leave the binary as well.
 $(GEN_DATA): $(BUILD)/tools/embed $(DATA_FILES) $(sort $(dir $(DATA_FILES)))
@@ -113,7 +126,7 @@ $(BUILD)/tools/sigc: $(SIGC_SRCS) $(wildcard src/explain/*.h src/core/*.h)
 		-lhs -lstdc++ -lm
 $(BUILD)/gen/sigdb.c: $(BUILD)/tools/sigc $(SIG_FILES)
 	@mkdir -p $(dir $@)
-	$(Q)$(BUILD)/tools/sigc $@ $(SIG_FILES)
+	$(Q)$(QEMU) $(BUILD)/tools/sigc $@ $(SIG_FILES)
 $(BUILD)/gen/sigdb.o: $(BUILD)/gen/sigdb.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 $(BUILD)/libcd.a: $(BUILD)/gen/sigdb.o
@@ -193,6 +206,15 @@ test-san:
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 unit
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 e2e
 
+# The aarch64 build (Grace Hopper) under qemu-user beside the native one (tests/cross/).
+CROSS_TRIPLE ?= aarch64-linux-gnu
+cross-test:
+	@scripts/cross-deps.sh
+	$(MAKE) all
+	$(MAKE) CROSS=$(CROSS_TRIPLE)- BUILD=$(BUILD)/$(CROSS_TRIPLE) all
+	CD_BIN=$(abspath $(BUILD)/cuda-doctor) CD_CROSS_BIN=$(abspath $(BUILD)/$(CROSS_TRIPLE)/cuda-doctor) \
+		CD_QEMU=qemu-$(firstword $(subst -, ,$(CROSS_TRIPLE)))-static bats --timing tests/cross
+
 test-clang:
 	$(MAKE) BUILD=$(BUILD)/clang CC=clang all
 
@@ -220,8 +242,9 @@ $(BUILD)/bench/timeit: bench/timeit.c
 accuracy: all
 	CD_BIN=$(abspath $(BUILD)/cuda-doctor) tests/corpus/accuracy.sh
 
+# every side-by-side benchmark in one go, one table of ratios (bench/all.sh, docs/performance.md)
 bench: all $(BUILD)/bench/timeit
-	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/check.sh $(BUILD)/cuda-doctor
+	TIMEIT=$(abspath $(BUILD)/bench/timeit) bench/all.sh $(BUILD)/cuda-doctor
 
 # diff of 10,000 and 100,000 generated node reports beside jq -s (bench/diff.sh).
 $(BUILD)/bench/gen_reports: bench/gen_reports.c $(BUILD)/libcd.a

@@ -109,6 +109,8 @@ EOF
 snap=$(echo "$work"/hub/models--meta-llama--Llama-2-70b-hf/snapshots/*)
 
 args=(--env "$work/venv" model meta-llama/Llama-2-70b-hf --gpu-memory "141GiB,141GiB" --gpu-cc 9.0 --seq-len 4096)
+# MODEL_LIVE=1: the GPUs from the driver instead (scripts/hw/perf.sh; target <= 25 ms there)
+[ -n "${MODEL_LIVE:-}" ] && args=(--env "$work/venv" model meta-llama/Llama-2-70b-hf --seq-len 4096)
 "$CD" "${args[@]}" --json >"$work/out.json" || true
 grep -q '"parameters": 68976648192' "$work/out.json" || { echo "bench/model.sh: unexpected parameter count" >&2; exit 1; }
 
@@ -132,4 +134,5 @@ echo "    ${py_ms} ms as a process, ${py_work} ms of reading after interpreter s
 awk -v c="$cd_ms" -v p="$py_ms" -v w="$py_work" 'BEGIN {
 	printf "ratio (whole process, what a user waits for): python3 takes %.1fx as long\n", p / c
 	printf "reading only: python3 %.1f ms after its start-up vs %.1f ms for the whole cuda-doctor run (exec, transformers lookup, plan included)\n", w, c }'
-awk -v c="$cd_ms" 'BEGIN { if (c <= 20) print "target <= 20 ms: met"; else { print "target <= 20 ms: MISSED"; exit 1 } }'
+lim=${MODEL_LIVE:+25}
+awk -v c="$cd_ms" -v l="${lim:-20}" 'BEGIN { if (c <= l) print "target <= " l " ms: met"; else { print "target <= " l " ms: MISSED"; exit 1 } }'

@@ -22,3 +22,5 @@ if ! readelf -dW "$bin" | grep -Eq '\(BIND_NOW\)|\(FLAGS_1\).*\bNOW\b|\(FLAGS\).
 	exit 1
 fi
 echo "check-static: $bin needs glibc only; full RELRO"
+# ... and no glibc newer than the floor (RHEL 8's 2.28; docs/portability.md).
+"$(dirname "$0")/glibc-floor.sh" "$bin" "${CD_GLIBC_FLOOR:-2.28}"

@@ -171,7 +171,8 @@ int cmd_model(int argc, char **argv, struct cd_opts *opts)
 	struct cd_findings fs;
 	struct cd_render r;
 	struct cd_err err = {0};
-	int rc;
+	struct driver_pending *drv = NULL;
+	int live, rc;
 
 	memset(&a, 0, sizeof(a));
 	a.req.headroom = 0.85;
@@ -184,11 +185,16 @@ int cmd_model(int argc, char **argv, struct cd_opts *opts)
 		facts_free(&f);
 		return cli_usage_error(NULL, "%s", err.msg);
 	}
-	if (!a.req.n_gpu_mem && (!a.req.device || strcmp(a.req.device, "cpu")))
-		driver_probe(&f);
+	/* The driver's children run while the checkpoint's files are read (the model
+	 * probe reads no driver fact); the plan needs both. */
+	live = !a.req.n_gpu_mem && (!a.req.device || strcmp(a.req.device, "cpu"));
+	if (live)
+		drv = driver_probe_start(&f);
 	a.req.mem_available = mem_available(&f);
 	a.req.visible_devices = facts_getenv(&f, "CUDA_VISIBLE_DEVICES");
 	model_probe(&f, &a.mreq, &m);
+	if (live)
+		driver_probe_finish(&f, drv);
 	model_plan(&f, &m, &a.req, &f.arena, &p);
 	findings_init(&fs, &f.arena);
 	check_model(&f, &m, &a.req, &p, &fs);

@@ -373,6 +373,7 @@ int xs_process(struct xs_scanner *s, int final)
 	}
 	m = memchr(s->buf, 0x1b, cut) ? xs_strip_ansi(s->buf, cut) : cut;
 	scan_chunk(s, m);
+	xs_tail_keep(s->res, s->buf, m);
 	s->line += count_nl(s->buf, m);
 	if (forced) {
 		size_t keep = m < XS_OVERLAP ? m : XS_OVERLAP;

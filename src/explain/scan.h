@@ -31,7 +31,8 @@
 #define XS_CONT_LINES 3 /* hits of one signature this close continue one message */
 #define XS_JOIN_LINES 2 /* a message that wraps is looked for this many lines either side */
 #define XS_JOIN_BYTES 2048
-#define XS_CAND_MAX   6 /* lines kept for the diagnosis of last resort */
+#define XS_CAND_MAX   6			  /* lines kept for the diagnosis of last resort */
+#define XS_TAIL	      ((size_t)256 << 10) /* the last bytes kept for a guess from the words */
 
 struct xs_db;
 
@@ -88,6 +89,8 @@ struct xs_result {
 	uint64_t cut_lines;		 /* lines longer than XS_BUF */
 	size_t n_cand;			 /* the heaviest, latest failure-looking lines */
 	struct xs_cand cand[XS_CAND_MAX];
+	uint8_t *tail; /* a ring of the last XS_TAIL bytes scanned (arena) */
+	size_t tail_pos, tail_n;
 	size_t n_inputs;
 	struct {
 		const char *name;
@@ -104,6 +107,9 @@ CD_WUR int xs_result_input(struct xs_result *r, const char *name);
  * no signature's cause or symptom is found, xs_rank puts it first, with the
  * lines that look most like the failure. */
 extern const struct sig xs_sig_unknown;
+/* The diagnosis of last resort: `unknown`, or a category guessed from the
+ * words of the log (explain/guess.h) when no signature matched. */
+int xs_is_fallback(const struct sig *s);
 
 /* Order: causes before symptoms before info; among causes, one whose
  * category another cause found can cause (data/explain_causes.tsv: a

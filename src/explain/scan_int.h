@@ -95,5 +95,7 @@ int xs_parse_rank(const uint8_t *p, size_t n);
 int xs_in_code(const struct xs_scanner *sc, size_t s, size_t se);
 int xs_tail_is_file(const uint8_t *p, size_t m, size_t *col, size_t *blanks);
 char *xs_clean_copy(struct cd_arena *a, const uint8_t *p, size_t n);
+/* scan_rank.c: keep the bytes just scanned in the result's tail ring. */
+void xs_tail_keep(struct xs_result *r, const uint8_t *p, size_t n);
 
 #endif

@@ -2,9 +2,11 @@
  * diagnoses (causes before symptoms, root causes before what they cause,
  * then by input and line); the diagnosis of last resort when nothing
  * matched. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "explain/guess.h"
 #include "explain/scan_int.h"
 
 const struct sig xs_sig_unknown = {
@@ -24,6 +26,69 @@ const struct sig xs_sig_unknown = {
 		 "cuda-doctor jit     # when the failure is a build of a CUDA extension",
 		 "search the project's issues for the exact message of the last line shown"}},
 };
+
+int xs_is_fallback(const struct sig *s)
+{
+	return s == &xs_sig_unknown || guess_is(s);
+}
+
+void xs_tail_keep(struct xs_result *r, const uint8_t *p, size_t n)
+{
+	size_t k;
+
+	if (!r->tail && !(r->tail = arena_alloc(&r->arena, XS_TAIL)))
+		return; /* no memory: no guess */
+	if (n > XS_TAIL) {
+		p += n - XS_TAIL;
+		n = XS_TAIL;
+	}
+	while (n) {
+		k = XS_TAIL - r->tail_pos < n ? XS_TAIL - r->tail_pos : n;
+		memcpy(r->tail + r->tail_pos, p, k);
+		r->tail_pos = (r->tail_pos + k) % XS_TAIL;
+		r->tail_n = r->tail_n + k < XS_TAIL ? r->tail_n + k : XS_TAIL;
+		p += k;
+		n -= k;
+	}
+}
+
+/* When the words of the log's tail speak clearly for one category, the
+ * diagnosis of last resort becomes that category's guess (guess.h), with
+ * the words as its fact. */
+static void guess_unknown(struct xs_result *r, struct xs_diag *d)
+{
+	struct guess g;
+	const struct sig *s;
+	uint8_t *lin;
+	char words[256];
+	size_t i, at = 0, start;
+
+	if (!r->tail_n || d->n_facts >= XS_FACTS_MAX)
+		return;
+	if (r->tail_n < XS_TAIL)
+		lin = r->tail; /* not wrapped yet: already in order */
+	else if ((lin = arena_alloc(&r->arena, XS_TAIL)) != NULL) {
+		start = r->tail_pos;
+		memcpy(lin, r->tail + start, XS_TAIL - start);
+		memcpy(lin + XS_TAIL - start, r->tail, start);
+	} else
+		return;
+	guess_category(lin, r->tail_n, &g);
+	if (g.category < 0 || !(s = guess_sig(g.category)))
+		return;
+	words[0] = '\0';
+	for (i = 0; i < g.n_words; i++) {
+		int k = snprintf(words + at, sizeof(words) - at, "%s%s", i ? ", " : "", g.words[i]);
+		if (k < 0 || (size_t)k >= sizeof(words) - at)
+			break;
+		at += (size_t)k;
+	}
+	d->sig = s;
+	d->facts[d->n_facts].name = "words";
+	d->facts[d->n_facts].value = arena_strdup(&r->arena, words);
+	if (d->facts[d->n_facts].value)
+		d->n_facts++;
+}
 
 struct xs_result *xs_result_new(void)
 {
@@ -170,6 +235,7 @@ static void add_unknown(struct xs_result *r)
 		d->line_text[d->n_lines++] =
 			xs_clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
 	}
+	guess_unknown(r, d);
 	r->n++;
 }
 

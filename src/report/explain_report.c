@@ -63,7 +63,7 @@ static size_t n_causes(const struct xs_result *r)
 	size_t i, k = 0;
 
 	for (i = 0; i < r->n; i++) /* the unknown failure is no known cause */
-		k += r->d[i].sig->role == SIG_CAUSE && r->d[i].sig != &xs_sig_unknown;
+		k += r->d[i].sig->role == SIG_CAUSE && !xs_is_fallback(r->d[i].sig);
 	return k;
 }
 
@@ -314,6 +314,8 @@ static void xr_text_report(const struct tx *t)
 	}
 	if (r->d[0].sig == &xs_sig_unknown && r->n == 1)
 		fprintf(t->out, "; no known failure found, but lines that look like one\n");
+	else if (xs_is_fallback(r->d[0].sig) && r->n == 1)
+		fprintf(t->out, "; no known failure found: a guess from the log's words\n");
 	else
 		fprintf(t->out, "; %zu diagnos%s (%zu cause%s, %zu symptom%s)%s\n", r->n,
 			r->n == 1 ? "is" : "es", causes, causes == 1 ? "" : "s", r->n - causes,

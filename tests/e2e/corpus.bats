@@ -28,28 +28,28 @@
 }
 
 @test "corpus: accuracy on the tune part stays above its floor" {
-	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=95 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" tune
+	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=97 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" tune
 	echo "$output" | grep -v '^  .* want '
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"accuracy tune: top-1"* ]]
 }
 
 @test "corpus: accuracy on the test part stays above its floor" {
-	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=82 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test
+	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=90 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test
 	echo "$output" | grep -v '^  .* want '
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"accuracy test: top-1"* ]]
 }
 
 @test "corpus: accuracy on the second test part stays above its floor" {
-	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=90 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test2
+	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=94 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test2
 	echo "$output" | grep -v '^  .* want '
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"accuracy test2: top-1"* ]]
 }
 
 @test "corpus: accuracy on the third test part stays above its floor" {
-	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=88 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test3
+	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=93 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test3
 	echo "$output" | grep -v '^  .* want '
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"accuracy test3: top-1"* ]]

@@ -587,3 +587,18 @@ EOF
 	[ "$(jqr .model.transformers.flash_attn)" = true ]
 	[ "$(jqr .model.transformers.flash_attn_version)" = 2.6.3 ]
 }
+
+@test "the live GPUs: the driver's children run beside the file reads, the plan places on them" {
+	tiny_model "$ROOT/models/tiny"
+	FAKES="${CD_FAKES:?set CD_FAKES}"
+	ENVS=(CD_FAKE_MODE=h200)
+	run cdm /models/tiny --nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" \
+		--timeout 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cuda:0 NVIDIA H200: free 139.9 GiB x 0.85 = 118.9 GiB usable"* ]]
+	ENVS=(CD_FAKE_MODE=nogpu)
+	run cdm /models/tiny --nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" \
+		--timeout 2 --json
+	[ "$(jqr '.model.memory.devices[0].name')" = cpu ]
+	[ "$(jqr '.model.memory.devices[0].gpu')" = null ]
+}

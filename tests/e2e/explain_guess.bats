@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# explain's guess from the words (docs/explain.md, "A guess from the words"):
+# only when no signature matched, only with a clear lead, and the table is
+# what tools/lexicon.py writes from the tune part.
+
+setup() {
+	CD="${CD_BIN:?set CD_BIN}"
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "guess: an NCCL failure no signature knows is guessed nccl, with its words" {
+	printf '%s\n' 'node3:8812:8901 [5] NCCL WARN NET/Socket : peer 10.0.0.7<41234> message truncated' \
+		'node3:8812:8901 [5] NCCL INFO transport/net.cc:1045 -> 3' \
+		'rank 5 exited with an error' >"$T/a.log"
+	run "$CD" explain --no-env --json "$T/a.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 1 ]
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = nccl ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-nccl ]
+	[[ "$(jq -r '.diagnoses[0].facts.words' <<<"$output")" == *nccl* ]]
+	[ "$(jq -r '.diagnoses[0].candidates | length' <<<"$output")" -ge 1 ]
+	run "$CD" explain --no-env "$T/a.log"
+	[[ "$output" == *"no known failure found: a guess from the log's words"* ]]
+	[[ "$output" == *"a guess from the log's words ("*"nccl"* ]]
+}
+
+@test "guess: a log a signature explains keeps the signature's diagnosis" {
+	printf '%s\n' 'NCCL WARN NET/Socket : message truncated' \
+		"fatal error: cusparse.h: No such file or directory" >"$T/b.log"
+	run "$CD" explain --no-env --json "$T/b.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" != guess-nccl ]
+	[ "$(jq -r '[.diagnoses[].signature | select(startswith("guess-"))] | length' <<<"$output")" = 0 ]
+}
+
+@test "guess: words that speak for no category in particular stay unknown" {
+	printf '%s\n' 'step 12 done' 'Error: something went wrong' >"$T/c.log"
+	run "$CD" explain --no-env --json "$T/c.log"
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = unknown ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = unknown-failure ]
+}
+
+@test "guess: a healthy log is still no known failure" {
+	printf 'epoch 1 loss 0.31\nepoch 2 loss 0.27\n' >"$T/d.log"
+	run "$CD" explain --no-env --json "$T/d.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 0 ]
+}
+
+@test "guess: the lexicon is what tools/lexicon.py writes from the tune part" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	cd "$BATS_TEST_DIRNAME/../.."
+	python3 tools/lexicon.py tests/corpus/tune >"$T/lex.tsv"
+	cmp "$T/lex.tsv" data/explain_lexicon.tsv ||
+		{ echo "stale: python3 tools/lexicon.py tests/corpus/tune > data/explain_lexicon.tsv"; false; }
+}
