@@ -75,6 +75,8 @@ endif
 STATIC_LIBS := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
 # Vectorscan's runtime only: the database is compiled at build time (tools/sigc.c).
 STATIC_LIBS += -Wl,-Bstatic -lhs_runtime -Wl,-Bdynamic
+# libyaml's event parser, for Compose files (format/yamltree.c).
+STATIC_LIBS += -Wl,-Bstatic -lyaml -Wl,-Bdynamic
 # zlib's deflate for the .tar.gz of `bundle` (docs/bundle.md says why not stored blocks).
 STATIC_LIBS += -Wl,-Bstatic -lz -Wl,-Bdynamic
 # libdl.so.2 by name: below glibc 2.34 dlopen lives there (and no libdl.so link is installed).

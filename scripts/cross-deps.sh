@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # What `make cross-test` needs that `make deps` does not install: Debian's aarch64 cross
-# toolchain, qemu-user, and the arm64 builds of the three static libraries (jansson, Vectorscan,
-# zlib) through dpkg's arm64 architecture. Root or sudo; prints what it does; no-op when present.
+# toolchain, qemu-user, and the arm64 builds of the four static libraries (jansson, Vectorscan,
+# libyaml, zlib) through dpkg's arm64 architecture. Root or sudo; prints what it does; no-op when present.
 set -euo pipefail
 pkgs=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static file
-	libjansson-dev:arm64 libvectorscan-dev:arm64 zlib1g-dev:arm64 libc6-dev:arm64)
+	libjansson-dev:arm64 libvectorscan-dev:arm64 libyaml-dev:arm64 zlib1g-dev:arm64
+	libc6-dev:arm64)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,7 @@ set -euo pipefail
 # prometheus ships promtool (tests/e2e/prom.bats); chromium renders diff --html
 # (tests/e2e/diff.bats); debootstrap makes the old-glibc root (tests/e2e/glibc.bats); the tests
 # skip with a message where they cannot be installed.
-pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev zlib1g-dev libcmocka-dev
+pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libyaml-dev zlib1g-dev libcmocka-dev
       bats jq clang-format shellcheck pkg-config binutils time ripgrep prometheus
       chromium python3 python3-venv libcurl4 debootstrap)
 

@@ -69,11 +69,13 @@ static int set_valued(struct cd_opts *o, const char *name, const char *v)
 		o->format = CD_FMT_HTML;
 	else if (!strcmp(v, "prometheus"))
 		o->format = CD_FMT_PROMETHEUS;
+	else if (!strcmp(v, "sarif"))
+		o->format = CD_FMT_SARIF;
 	else
 		return cli_usage_error(
 			NULL,
 			"--format '%s': expected text, json or markdown, or html (or "
-			"prometheus for check and probe)",
+			"prometheus for check and probe, sarif for check and dockerfile)",
 			v);
 	return 0;
 }
@@ -193,6 +195,11 @@ int main(int argc, char **argv)
 	    strcmp(cmd->name, "probe")) {
 		rc = cli_usage_error(NULL,
 				     "--format prometheus: only check and probe write metrics");
+		goto out;
+	}
+	if (opts.format == CD_FMT_SARIF && strcmp(cmd->name, "check") &&
+	    strcmp(cmd->name, "dockerfile")) {
+		rc = cli_usage_error(NULL, "--format sarif is for check and dockerfile");
 		goto out;
 	}
 	opts.color = want_color(&opts);

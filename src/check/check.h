@@ -16,6 +16,8 @@ void check_stack(const struct cd_facts *f, struct cd_findings *out);
 void check_compat(const struct cd_facts *f, struct cd_findings *out);
 void check_libs(const struct cd_facts *f, struct cd_findings *out); /* libs.c: lib-* */
 void check_arch(const struct cd_facts *f, struct cd_findings *out); /* arch.c */
+/* image_host.c: the image under --root against this host (check --host-driver). */
+void check_image_host(const struct cd_facts *f, struct cd_findings *out);
 
 void check_all(const struct cd_facts *f, struct cd_findings *out);
 

@@ -7,7 +7,9 @@
 #include "check/check.h"
 #include "check/fix/plan.h"
 #include "cli/cli.h"
+#include "core/file.h"
 #include "core/outfile.h"
+#include "format/imgcfg.h"
 #include "probe/probe.h"
 #include "report/render.h"
 
@@ -23,9 +25,38 @@ static void print_peak_memory(void)
 	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
 }
 
-/* check's own options: --deep, --volatile, --full-json, -o FILE. */
-static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **out)
+/* --image-config FILE: its Env becomes the probes' environment (the
+ * environment a container of the image starts with). */
+static int image_config(struct cd_opts *opts, const char *path, struct cd_arena *a)
 {
+	struct cd_root host;
+	struct cd_buf b;
+	struct imgcfg cfg;
+	struct cd_err err = {0};
+	const char *named = path;
+	int rc;
+
+	buf_init(&b, IMGCFG_INPUT_MAX);
+	rc = root_init(&host, NULL, &err);
+	if (!rc && (rc = file_read(&host, path, IMGCFG_INPUT_MAX, &b, &err)))
+		named = NULL; /* the message names the file */
+	if (!rc)
+		rc = imgcfg_parse((const uint8_t *)(b.p ? b.p : ""), b.len, a, &cfg, &err);
+	buf_free(&b);
+	if (rc)
+		return cli_usage_error("check", "--image-config %s%s%s", named ? named : "",
+				       named ? ": " : "", err.msg);
+	opts->envp = cfg.env;
+	opts->image_config = path;
+	return 0;
+}
+
+/* check's own options: --deep, --volatile, --full-json, -o FILE,
+ * --host-driver, --image-config FILE (whose environment is read into a). */
+static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **out,
+		      struct cd_arena *a)
+{
+	const char *config = NULL;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -41,10 +72,21 @@ static int parse_args(int argc, char **argv, struct cd_opts *opts, const char **
 			*out = argv[++i];
 		} else if (!strncmp(argv[i], "--output=", 9) && argv[i][9])
 			*out = argv[i] + 9;
+		else if (!strcmp(argv[i], "--host-driver"))
+			opts->host_driver = 1;
+		else if (!strcmp(argv[i], "--image-config") && i + 1 < argc)
+			config = argv[++i];
+		else if (!strncmp(argv[i], "--image-config=", 15))
+			config = argv[i] + 15;
+		else if (!strcmp(argv[i], "--image-config"))
+			return cli_usage_error("check", "--image-config needs a FILE");
 		else
 			return cli_usage_error("check", "unexpected argument '%s'", argv[i]);
 	}
-	return 0;
+	if (config && !opts->root)
+		return cli_usage_error("check", "--image-config goes with --root DIR (the image "
+						"unpacked there)");
+	return config ? image_config(opts, config, a) : 0;
 }
 
 int cmd_check(int argc, char **argv, struct cd_opts *opts)
@@ -55,13 +97,18 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	struct cd_outfile out;
 	struct cd_plan *plan;
 	struct cd_err err = {0};
+	struct cd_arena cfg;
 	const char *path = NULL;
 	int rc;
 
-	if (parse_args(argc, argv, opts, &path))
-		return CD_EXIT_USAGE;
+	arena_init(&cfg); /* the --image-config environment, used to the end */
+	if ((rc = parse_args(argc, argv, opts, &path, &cfg))) {
+		arena_free(&cfg);
+		return rc;
+	}
 	if (outfile_open(&out, path, &err)) {
 		fprintf(stderr, "cuda-doctor check: %s\n", err.msg);
+		arena_free(&cfg);
 		return CD_EXIT_USAGE;
 	}
 	plan = calloc(1, sizeof(*plan));
@@ -70,6 +117,7 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 		facts_free(&f);
 		outfile_abort(&out);
 		free(plan);
+		arena_free(&cfg);
 		return plan ? cli_usage_error(NULL, "%s", err.msg) : CD_EXIT_INTERNAL;
 	}
 	probe_all(&f);
@@ -92,5 +140,6 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 		rc = findings_worst(&fs) == CD_SEV_ERROR ? CD_EXIT_FINDINGS : CD_EXIT_OK;
 	facts_free(&f);
 	free(plan);
+	arena_free(&cfg);
 	return rc;
 }

@@ -37,6 +37,7 @@ CD_WUR int cmd_gate(int argc, char **argv, struct cd_opts *opts);
 CD_WUR int cmd_diff(int argc, char **argv, struct cd_opts *opts);
 CD_WUR int cmd_bundle(int argc, char **argv, struct cd_opts *opts);
 CD_WUR int cmd_fix(int argc, char **argv, struct cd_opts *opts);
+CD_WUR int cmd_dockerfile(int argc, char **argv, struct cd_opts *opts);
 
 /* Print "cuda-doctor CMD: MSG" to stderr and return CD_EXIT_USAGE. */
 CD_WUR int cli_usage_error(const char *cmd, const char *fmt, ...)

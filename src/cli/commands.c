@@ -5,27 +5,27 @@
 
 #include "cli/cli.h"
 
-static int cmd_planned(int argc, char **argv, struct cd_opts *opts)
-{
-	(void)argc;
-	(void)opts;
-	fprintf(stderr, "cuda-doctor %s: not available in this version yet\n", argv[0]);
-	return CD_EXIT_USAGE;
-}
-
 static const struct cd_command commands[] = {
 	{"check", cmd_check, "diagnose this machine / container / environment (default)",
-	 "cuda-doctor check [--deep] [--volatile] [--full-json] [-o FILE] [global options]\n"
+	 "cuda-doctor check [--deep] [--volatile] [--full-json] [-o FILE] [--host-driver]\n"
+	 "                  [--image-config FILE] [global options]\n"
 	 "  Probe the driver, GPUs, CUDA toolkits, host, environment and the Python / PyTorch\n"
 	 "  stack (packages, the libraries torch will load, GPU code in its fatbins); report\n"
 	 "  findings.\n"
-	 "  --deep       read every fatbin container and check every CUDA extension's ABI\n"
-	 "               (default: a sample of 64 containers, the first 32 extensions)\n"
-	 "  --volatile   keep free and used GPU memory in the JSON (null otherwise, so\n"
-	 "               identical nodes print identical reports)\n"
-	 "  --full-json  --format markdown: fold the whole JSON report in (by default the\n"
-	 "               Markdown stays under GitHub's 65,536-character issue limit)\n"
-	 "  -o FILE      write the report to FILE.tmp, then rename it over FILE\n"},
+	 "  --deep               read every fatbin container and check every CUDA extension's\n"
+	 "                       ABI (default: a sample of 64 containers, the first 32\n"
+	 "                       extensions)\n"
+	 "  --volatile           keep free and used GPU memory in the JSON (null otherwise, so\n"
+	 "                       identical nodes print identical reports)\n"
+	 "  --full-json          --format markdown: fold the whole JSON report in (by default\n"
+	 "                       the Markdown stays under GitHub's 65,536-character limit)\n"
+	 "  -o FILE              write the report to FILE.tmp, then rename it over FILE\n"
+	 "  --host-driver        with --root DIR: also query this host's live driver and judge\n"
+	 "                       the image under DIR against it: will it run here? (--root\n"
+	 "                       alone queries no driver)\n"
+	 "  --image-config FILE  with --root DIR: the image's configuration (docker inspect,\n"
+	 "                       OCI image config or runtime config.json); its Env is the\n"
+	 "                       environment probed, NVIDIA_REQUIRE_CUDA is judged\n"},
 	{"explain", cmd_explain, "diagnose an error log, cross-checked with the environment",
 	 "cuda-doctor explain [--no-env] [FILE...|-]\n"
 	 "  Scan logs (stdin when no FILE, or '-'; at most 64) for known failures; rank the\n"
@@ -139,7 +139,29 @@ static const struct cd_command commands[] = {
 	 "                and last 4 MiB)\n"
 	 "  --no-redact   redact nothing (the README and ledger say so)\n"
 	 "  exit: 0 written, 2 usage, 3 a redaction rule or the write failed (nothing kept).\n"},
-	{"dockerfile", cmd_planned, "lint a Dockerfile for CUDA stacks (planned)", NULL},
+	{"dockerfile", cmd_dockerfile, "lint a Dockerfile or Compose file for CUDA stacks",
+	 "cuda-doctor dockerfile FILE [--host-driver VER|live [--brand B]] [--build-arg N=V]...\n"
+	 "                       [--target STAGE] [--platform OS/ARCH] [--compose]\n"
+	 "  Read FILE (a Dockerfile, or a Compose file: compose*.yaml, docker-compose*.yml,\n"
+	 "  --compose; '-' for stdin) as BuildKit and Compose read it and report what breaks\n"
+	 "  CUDA: unpinned CUDA / PyTorch base tags, CUDA code compiled on -runtime images,\n"
+	 "  torch's CUDA build against the image's, TORCH_CUDA_ARCH_LIST unset for extension\n"
+	 "  builds, the NVIDIA container toolkit's variables, GPU requests of services.\n"
+	 "  --host-driver VER    also judge the final image against this driver (545.29.06):\n"
+	 "                       would NVIDIA_REQUIRE_CUDA refuse it, for which GPU brands\n"
+	 "  --host-driver live   ... against this host's driver (queried as check does)\n"
+	 "  --brand B            the GPU brand for VER (tesla, nvidia, geforce, nvidiartx, ...)\n"
+	 "  --build-arg N=V      as docker build --build-arg (default: the ARG defaults)\n"
+	 "  --target STAGE       the stage built (default: the last)\n"
+	 "  --platform OS/ARCH   the build platform (default linux/amd64: TARGETARCH=amd64)\n"
+	 "  --compose            read FILE as a Compose file whatever its name\n"
+	 "  # cuda-doctor ignore=ID[,ID] on the line above an instruction (or a service)\n"
+	 "  drops those findings there; # cuda-doctor global ignore=ID anywhere drops them\n"
+	 "  in the whole file (hadolint's pragma syntax; 'all' for every id).\n"
+	 "  --format json|markdown|sarif (global): schema cuda-doctor.dockerfile/1, or a\n"
+	 "  SARIF 2.1.0 log for code scanning. Rules, sources, JSON keys: docs/dockerfile.md.\n"
+	 "  exit: 1 when a finding is an error, 0 otherwise, 2 on a usage error or when FILE\n"
+	 "  cannot be read, is binary or is over 4 MiB.\n"},
 	{"fix", cmd_fix, "one ordered plan from the findings; the torch to install here",
 	 "cuda-doctor fix [--apply] [--yes] [--for torch|deepspeed|vllm|jax] [--torch X.Y[.Z]]\n"
 	 "                [--wheel FILE] [--jit] [--model PATH|ORG/NAME]\n"

@@ -93,6 +93,9 @@ struct cd_gpu {
 	enum cd_tri row_remap_pending;
 	enum cd_tri row_remap_failure;
 	const char *error; /* why the device could not be queried (GPU lost, ...) */
+	/* NVML's brand as NVIDIA_REQUIRE_CUDA names it ("nvidia", "tesla",
+	 * "geforce"); NULL unknown. Read by the image checks; not in check's JSON. */
+	const char *brand;
 };
 
 /* A file a CUDA extension build may need from a toolkit: a header, or a link
@@ -202,6 +205,29 @@ struct cd_env_facts {
 	int ld_library_path_truncated;	    /* entries past the scan cap were not examined */
 };
 
+/* An image under --root judged against this host (check --host-driver,
+ * --image-config): filled by probe/system/image.c; probed 0 otherwise. */
+#define CD_IMAGE_LIBS_MAX 16
+#define CD_IMAGE_VARS_MAX 16
+struct cd_image_lib {
+	const char *path;    /* in the image: "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05" */
+	const char *version; /* from the file name: "535.104.05"; NULL unknown */
+};
+
+struct cd_image_facts {
+	int probed;
+	int host_driver;    /* this host's driver was queried for it */
+	const char *config; /* --image-config FILE: its Env is the probes' environment */
+	size_t n_vars;	    /* the toolkit's variables of the config's Env, in order */
+	struct cd_env_var vars[CD_IMAGE_VARS_MAX];
+	size_t n_libcuda; /* driver libraries the image brings on the loader's path */
+	struct cd_image_lib libcuda[CD_IMAGE_LIBS_MAX];
+	size_t n_compat; /* cuda-compat's libcuda.so.X.Y.Z under /usr/local/cuda*\/compat */
+	struct cd_image_lib compat[CD_IMAGE_LIBS_MAX];
+	const char *compat_forced;    /* where a compat directory is put on the loader's path */
+	const char *compat_forced_by; /* "LD_LIBRARY_PATH", "/etc/ld.so.conf.d/x.conf" */
+};
+
 struct cd_opts;
 struct cd_python_facts;
 struct cd_stack_facts;
@@ -219,6 +245,7 @@ struct cd_facts {
 	struct cd_gpu *gpus;
 	struct cd_toolkit_facts toolkit;
 	struct cd_env_facts env;
+	struct cd_image_facts image;
 	/* The Python / PyTorch stack: filled by the stack probes; NULL = not probed. */
 	struct cd_stack_facts *stack;
 	/* `cuda-doctor probe`'s live GPU test (facts/live.h); NULL = not probed. */

@@ -93,6 +93,15 @@ void finding_fix(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 	va_end(ap);
 }
 
+void finding_at(struct cd_finding *f, const char *file, unsigned line, unsigned end_line)
+{
+	if (!f)
+		return;
+	f->file = file;
+	f->line = line;
+	f->end_line = end_line < line ? line : end_line;
+}
+
 static int cmp(const void *a, const void *b)
 {
 	const struct cd_finding *x = *(const struct cd_finding *const *)a;
@@ -114,6 +123,31 @@ void findings_sort(struct cd_findings *fs)
 {
 	if (fs->n > 1)
 		qsort(fs->items, fs->n, sizeof(*fs->items), cmp);
+}
+
+static int cmp_located(const void *a, const void *b)
+{
+	const struct cd_finding *x = *(const struct cd_finding *const *)a;
+	const struct cd_finding *y = *(const struct cd_finding *const *)b;
+	int c;
+
+	if (x->severity != y->severity)
+		return x->severity > y->severity ? -1 : 1;
+	c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	c = strcmp(x->id, y->id);
+	if (c)
+		return c;
+	return strcmp(x->title ? x->title : "", y->title ? y->title : "");
+}
+
+void findings_sort_located(struct cd_findings *fs)
+{
+	if (fs->n > 1)
+		qsort(fs->items, fs->n, sizeof(*fs->items), cmp_located);
 }
 
 enum cd_severity findings_worst(const struct cd_findings *fs)

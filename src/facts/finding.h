@@ -26,6 +26,9 @@ struct cd_finding {
 	const char *evidence[CD_FINDING_LINES_MAX];
 	size_t n_fix;
 	const char *fix[CD_FINDING_LINES_MAX];
+	/* Where in a file the finding is (dockerfile, compose): line 0 is none. */
+	const char *file;
+	unsigned line, end_line;
 };
 
 struct cd_findings {
@@ -44,8 +47,11 @@ void finding_evidence(struct cd_finding *f, struct cd_arena *a, const char *fmt,
 	__attribute__((format(printf, 3, 4)));
 void finding_fix(struct cd_finding *f, struct cd_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void finding_at(struct cd_finding *f, const char *file, unsigned line, unsigned end_line);
 /* Sort by severity (errors first), then section, then id; stable output. */
 void findings_sort(struct cd_findings *fs);
+/* Sort by severity, then file and line, then id (findings of one file). */
+void findings_sort_located(struct cd_findings *fs);
 enum cd_severity findings_worst(const struct cd_findings *fs);
 const struct cd_finding *findings_find(const struct cd_findings *fs, const char *id);
 

@@ -11,6 +11,7 @@ void probe_all(struct cd_facts *f)
 	host_probe(f);
 	container_probe(f);
 	env_probe(f);
+	image_probe(f);
 	toolkit_probe(f);
 	stack_probe(f);
 	driver_probe_finish(f, drv);

@@ -303,6 +303,39 @@ static json_t *j_container(const struct cd_container_facts *c)
 	return o;
 }
 
+/* The image under --root judged against this host: only with check
+ * --host-driver or --image-config (other reports have no "image" key). */
+static json_t *j_lib_list(const struct cd_image_lib *l, size_t n)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "path", json_str(l[i].path));
+		json_object_set_new(o, "version", json_str(l[i].version));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *j_image(const struct cd_image_facts *im)
+{
+	json_t *o = json_object(), *v = json_object();
+	size_t i;
+
+	json_object_set_new(o, "host_driver", json_boolean(im->host_driver));
+	json_object_set_new(o, "config", json_str(im->config));
+	for (i = 0; i < im->n_vars; i++)
+		json_object_set_new(v, im->vars[i].name, json_str(im->vars[i].value));
+	json_object_set_new(o, "variables", im->config ? v : (json_decref(v), json_null()));
+	json_object_set_new(o, "libcuda", j_lib_list(im->libcuda, im->n_libcuda));
+	json_object_set_new(o, "compat", j_lib_list(im->compat, im->n_compat));
+	json_object_set_new(o, "compat_forced", json_str(im->compat_forced));
+	json_object_set_new(o, "compat_forced_by", json_str(im->compat_forced_by));
+	return o;
+}
+
 json_t *json_findings(const struct cd_findings *fs)
 {
 	json_t *a = json_array();
@@ -318,6 +351,13 @@ json_t *json_findings(const struct cd_findings *fs)
 		json_object_set_new(o, "detail", json_str(x->detail));
 		json_object_set_new(o, "evidence", json_strv(x->evidence, x->n_evidence, 1));
 		json_object_set_new(o, "fix", json_strv(x->fix, x->n_fix, 1));
+		if (x->line) { /* only findings of a file have a place (dockerfile, compose) */
+			json_t *l = json_object();
+			json_object_set_new(l, "file", json_str(x->file));
+			json_object_set_new(l, "line", json_integer(x->line));
+			json_object_set_new(l, "end_line", json_integer(x->end_line));
+			json_object_set_new(o, "location", l);
+		}
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -345,6 +385,8 @@ json_t *json_report(const struct cd_facts *f, const struct cd_findings *fs, cons
 	}
 	json_object_set_new(o, "env", j_env(&f->env));
 	json_object_set_new(o, "container", j_container(&f->container));
+	if (f->image.probed)
+		json_object_set_new(o, "image", j_image(&f->image));
 	json_object_set_new(o, "findings", json_findings(fs));
 	return o;
 }

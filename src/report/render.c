@@ -5,6 +5,7 @@
 
 #include "core/err.h"
 #include "report/prom.h"
+#include "report/sarif.h"
 
 void render_init(struct cd_render *r, const struct cd_opts *opts, const char *command)
 {
@@ -37,6 +38,7 @@ static int render_dispatch(const struct cd_render *r, const struct cd_facts *f,
 		json_decref(j);
 		return rc;
 	case CD_FMT_MARKDOWN: markdown_report(r, f, fs); return 0;
+	case CD_FMT_SARIF: return sarif_print(r->out, fs, NULL);
 	case CD_FMT_PROMETHEUS: return prom_report(r->out, f, fs);
 	default: text_report(r, f, fs); return 0;
 	}

@@ -210,6 +210,38 @@ static void env_section(const struct cd_render *r, const struct cd_facts *f,
 			e->n_ld_library_path_duplicate);
 }
 
+/* Only with check --host-driver or --image-config under --root. */
+static void image_section(const struct cd_render *r, const struct cd_facts *f,
+			  const struct cd_findings *fs)
+{
+	const struct cd_image_facts *im = &f->image;
+	size_t i;
+
+	if (!im->probed)
+		return;
+	heading(r, fs, "container", "Image under --root, against this host");
+	fprintf(r->out, "    driver: %s\n",
+		!im->host_driver    ? "not queried (no --host-driver)"
+		: f->driver.version ? f->driver.version
+				    : "queried, no answer");
+	if (im->config) {
+		fprintf(r->out, "    configuration %s:%s\n", im->config,
+			im->n_vars ? "" : " no NVIDIA_* variable");
+		for (i = 0; i < im->n_vars; i++)
+			fprintf(r->out, "      %s=%s\n", im->vars[i].name, im->vars[i].value);
+	} else {
+		fprintf(r->out,
+			"    no --image-config: NVIDIA_REQUIRE_CUDA and the image's ENV unknown\n");
+	}
+	for (i = 0; i < im->n_libcuda; i++)
+		fprintf(r->out, "    libcuda in the image: %s\n", im->libcuda[i].path);
+	for (i = 0; i < im->n_compat; i++)
+		fprintf(r->out, "    cuda-compat: %s\n", im->compat[i].path);
+	if (im->compat_forced)
+		fprintf(r->out, "    %s on the loader's path through %s\n", im->compat_forced,
+			im->compat_forced_by);
+}
+
 static void text_finding(const struct cd_render *r, const struct cd_finding *x)
 {
 	size_t i;
@@ -222,6 +254,8 @@ static void text_finding(const struct cd_render *r, const struct cd_finding *x)
 	fprintf(r->out, " %s%s%s\n", col(r, C_BOLD), x->title ? x->title : x->id, col(r, C_OFF));
 	fprintf(r->out, "      %s[%s %s]%s\n", col(r, C_DIM), severity_name(x->severity), x->id,
 		col(r, C_OFF));
+	if (x->line)
+		fprintf(r->out, "      at %s:%u\n", x->file ? x->file : "", x->line);
 	if (x->detail)
 		fprintf(r->out, "      %s\n", x->detail);
 	for (i = 0; i < x->n_evidence; i++)
@@ -258,6 +292,7 @@ void text_report(const struct cd_render *r, const struct cd_facts *f, const stru
 		toolkit_section(r, f, fs);
 		stack_text(r, f, fs);
 		env_section(r, f, fs);
+		image_section(r, f, fs);
 	}
 	text_findings(r, fs);
 	fix_first_step(r, r->plan);

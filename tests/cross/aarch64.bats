@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The aarch64 build (make cross-test: Debian's cross toolchain, run under qemu-user) gives the
 # same answers as the native build: --version, check's JSON on the fixture roots, explain on
-# the corpus logs, ldd on an aarch64 library; and it keeps the glibc floor (docs/portability.md).
+# the corpus logs, ldd on an aarch64 library, dockerfile on the real Dockerfiles and Compose
+# files (libyaml's arm64 build); and it keeps the glibc floor (docs/portability.md).
 # CD_BIN: the native binary; CD_CROSS_BIN: the aarch64 one; CD_QEMU: the emulator.
 
 setup_file() {
@@ -53,4 +54,16 @@ setup() {
 	a=$("$Q" "$X" ldd --json "$lib") || [ $? -eq 1 ]
 	b=$("$CD" ldd --json "$lib") || [ $? -eq 1 ]
 	[ "$a" = "$b" ]
+}
+
+@test "aarch64: dockerfile's JSON on the real Dockerfiles and Compose files is the native one" {
+	n=0
+	for f in "$BATS_TEST_DIRNAME"/../e2e/dockerfiles/*; do
+		case ${f##*/} in EXPECTED.tsv | SOURCES.tsv) continue ;; esac
+		a=$("$Q" "$X" --format json dockerfile "$f") || [ $? -eq 1 ]
+		b=$("$CD" --format json dockerfile "$f") || [ $? -eq 1 ]
+		[ "$a" = "$b" ] || { echo "$f differs"; diff <(echo "$a") <(echo "$b") | head -20; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 30 ]
 }

@@ -27,6 +27,7 @@ setup() {
 need_root() {
 	[ -n "$REL" ] || skip "no old-glibc root: $(tail -1 "$BATS_FILE_TMPDIR/why")"
 	[ "$(id -u)" -eq 0 ] || skip "chroot into the old-glibc root needs root"
+	! ldd "$CD" | grep -q libasan || skip "a sanitizer build needs libasan, which the old root lacks"
 	mkdir -p "$ROOT/cd"
 	cp "$CD" "$ROOT/cd/cuda-doctor"
 }

@@ -14,6 +14,7 @@
  *   ecc       2 x Tesla V100-SXM2-32GB, GPU 1 with uncorrectable ECC errors
  *             and retired pages pending
  *   stub      NVML as "ok"; libcuda answers CUDA_ERROR_STUB_LIBRARY (34)
+ *   geforce   1 x NVIDIA GeForce RTX 4090, driver 535.104.05, CUDA 12.2
  * and for `probe` (the driver API of fake_cuda.c; NVML as h200 unless said):
  *   cuinit999   cuInit: CUDA_ERROR_UNKNOWN (999)
  *   hanginit    cuInit blocks forever (NVML answers)
@@ -37,6 +38,9 @@
  *   pascal    1 x NVIDIA GeForce GTX 1080 Ti (6.1), driver 580.95.05, CUDA 13.0
  *   mixed     NVIDIA H100 80GB HBM3 (9.0) + NVIDIA A40 (8.6), driver 580.95.05,
  *             CUDA 13.0
+ * Every GPU has an NVML brand (nvmlDeviceGetBrand): NVIDIA (14) for H100, H200,
+ * A100 and A40, Tesla (2) for T4 and V100, GeForce (5) for the RTX 4090 and the
+ * GTX 1080 Ti.
  * No driver at all is no library: tests name --nvml-lib / --cuda-lib paths
  * that do not exist (dlopen fails as it does without the driver).
  * CD_FAKE_FREE_MIB sets the free memory cuMemGetInfo reports (default 192). */
@@ -82,7 +86,8 @@ enum fake_mode {
 	FM_NCCLWRONG,
 	FM_H100_550,
 	FM_PASCAL,
-	FM_MIXED
+	FM_MIXED,
+	FM_GEFORCE
 };
 
 #define MIB	    (1024ULL * 1024ULL)
@@ -97,6 +102,7 @@ struct fake_gpu {
 	int ecc_volatile, ecc_aggregate;	      /* uncorrected counts */
 	int retired_pending;			      /* UNSUPPORTED, 0, 1 */
 	int remap_pending, remap_failure;	      /* UNSUPPORTED (both) or 0/1 */
+	int brand;				      /* nvmlBrandType_t */
 };
 
 struct fake_box {
@@ -111,36 +117,36 @@ struct fake_box {
 /* clang-format off */
 static const struct fake_gpu fake_h100[] = {
 	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
-	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 	{"NVIDIA H100 80GB HBM3", "GPU-c81e2a47-3d95-4b0f-8e26-71a9f5d0b3c4", 0, 0x2a, 0, 0x233010de,
-	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 };
 
 static const struct fake_gpu fake_h200[] = {
 	{"NVIDIA H200", "GPU-0e6b8f52-9a1c-4d37-b2e5-c4f81a7d0936", 0, 0x00, 5, 0x233510de, 9, 0,
-	 143771, 557, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 143771, 557, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 };
 
 static const struct fake_gpu fake_t4[] = {
 	{"Tesla T4", "GPU-3f0d7c2a-61b8-4e95-a0d4-8c2e5b7f1a69", 0, 0x00, 0x1e, 0x1eb810de, 7, 5,
-	 15109, 0, 0, UNSUPPORTED, 0, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED},
+	 15109, 0, 0, UNSUPPORTED, 0, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, 2},
 };
 
 static const struct fake_gpu fake_a100[] = {
 	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a100", 0, 0x07, 0, 0x20b210de,
-	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a101", 0, 0x0f, 0, 0x20b210de,
-	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a102", 0, 0x47, 0, 0x20b210de,
-	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 	{"NVIDIA A100-SXM4-80GB", "GPU-1a2b3c4d-0000-4000-8000-00000000a103", 0, 0x4e, 0, 0x20b210de,
-	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 8, 0, 81920, 551, 0, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 };
 
 /* MIG enabled (mig = 1): its instances are fake_migs[]. */
 static const struct fake_gpu fake_a100_mig[] = {
 	{"NVIDIA A100-SXM4-80GB", "GPU-7c1d9e2f-3a4b-4c5d-8e6f-708192a3b4c5", 0, 0x07, 0, 0x20b210de,
-	 8, 0, 81920, 551, 0, 1, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 8, 0, 81920, 551, 0, 1, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 };
 
 struct fake_mig {
@@ -157,21 +163,26 @@ static const struct fake_mig fake_migs[] = {
 
 static const struct fake_gpu fake_v100[] = {
 	{"Tesla V100-SXM2-32GB", "GPU-9b1c4e7d-2f60-4a83-b5d9-e07c3a68f214", 0, 0x06, 0, 0x1db510de,
-	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED},
+	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, 2},
 	{"Tesla V100-SXM2-32GB", "GPU-41d7a0e3-8c25-4f19-9e6b-2a5d0c71b8f6", 0, 0x07, 0, 0x1db510de,
-	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED},
+	 7, 0, 32768, 253, 0, UNSUPPORTED, 1, 0, 1, 2, 7, 1, UNSUPPORTED, UNSUPPORTED, 2},
+};
+
+static const struct fake_gpu fake_rtx4090[] = {
+	{"NVIDIA GeForce RTX 4090", "GPU-7c2e9a41-0b6d-4f38-a1e5-93d4c8b2f067", 0, 0x01, 0, 0x268410de,
+	 8, 9, 24564, 306, 0, UNSUPPORTED, 0, 0, 0, 0, 0, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, 5},
 };
 static const struct fake_gpu fake_gtx1080ti[] = {
 	{"NVIDIA GeForce GTX 1080 Ti", "GPU-7c2e9a41-0b6d-4f38-a5e1-93d0c4b8f276", 0, 0x01, 0, 0x1b0610de,
 	 6, 1, 11264, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, 0, 0, UNSUPPORTED, UNSUPPORTED,
-	 UNSUPPORTED},
+	 UNSUPPORTED, 5},
 };
 
 static const struct fake_gpu fake_mixed[] = {
 	{"NVIDIA H100 80GB HBM3", "GPU-5a3f9c1e-7b2d-4e8a-9c61-0f2b8d4e7a13", 0, 0x18, 0, 0x233010de,
-	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0},
+	 9, 0, 81559, 329, 1, 0, 1, 0, 1, 0, 0, UNSUPPORTED, 0, 0, 14},
 	{"NVIDIA A40", "GPU-2d8b5f60-4e1a-4c97-8b3e-6a0f7d2c9e15", 0, 0x3b, 0, 0x223510de, 8, 6,
-	 46068, 0, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, 0, 0},
+	 46068, 0, 0, UNSUPPORTED, 1, 0, 1, 0, 0, 0, 0, 0, 14},
 };
 /* clang-format on */
 
@@ -183,7 +194,7 @@ static inline enum fake_mode fake_mode(void)
 		"hanginit", "hanglaunch", "hangcopy", "launchfail", "badcopy",	"crashlaunch",
 		"nojit",    "busy",	  "onebad",   "mig",	    "nopeer",	"badpeer",
 		"migempty", "ncclhang",	  "ncclfail", "ncclwrong",  "h100-550", "pascal",
-		"mixed"};
+		"mixed",    "geforce"};
 	const char *m = getenv("CD_FAKE_MODE");
 	unsigned i;
 
@@ -207,6 +218,8 @@ static inline const struct fake_box *fake_box(void)
 	static const struct fake_box pascal = {"580.95.05", "13.580.95.05", 13000, 1,
 					       1,	    fake_gtx1080ti};
 	static const struct fake_box mixed = {"580.95.05", "13.580.95.05", 13000, 1, 2, fake_mixed};
+	static const struct fake_box geforce = {"535.104.05", "12.535.104.05", 12020, 1, 1,
+						fake_rtx4090};
 
 	switch (fake_mode()) {
 	case FM_OK:
@@ -230,6 +243,7 @@ static inline const struct fake_box *fake_box(void)
 	case FM_H100_550: return &h100;
 	case FM_PASCAL: return &pascal;
 	case FM_MIXED: return &mixed;
+	case FM_GEFORCE: return &geforce;
 	default: return &h200;
 	}
 }

@@ -193,6 +193,15 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *
 	return NVML_SUCCESS;
 }
 
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t d, int *brand)
+{
+	ENTER();
+	if (dev_ok(d) || !brand)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*brand = d->brand;
+	return NVML_SUCCESS;
+}
+
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t d, int *major, int *minor)
 {
 	ENTER();

@@ -34,13 +34,20 @@ struct lib_state {
 	const char *absent[ABSENT_MAX];
 };
 
+/* The loaded module's version: under --root DIR/proc's, but with check
+ * --host-driver this host's (the driver the image is judged against). */
 static void kernel_module(struct cd_facts *f)
 {
 	struct nvproc_version v;
+	struct cd_root host;
+	const struct cd_root *r = &f->root;
 	struct cd_buf b;
 
+	if (!f->root.is_host && f->opts && f->opts->host_driver &&
+	    root_init(&host, NULL, NULL) == 0)
+		r = &host;
 	buf_init(&b, PROC_VERSION_MAX);
-	if (file_read(&f->root, PROC_VERSION, PROC_VERSION_MAX, &b, NULL) == 0 &&
+	if (file_read(r, PROC_VERSION, PROC_VERSION_MAX, &b, NULL) == 0 &&
 	    nvproc_parse((const uint8_t *)b.p, b.len, &v) == 0) {
 		f->driver.kernel_module_version = arena_strdup(&f->arena, v.version);
 		f->driver.kernel_module_type = v.open ? "open" : "proprietary";
@@ -303,8 +310,10 @@ struct driver_pending *driver_probe_start(struct cd_facts *f)
 	const struct cd_opts *o = f->opts;
 	struct cd_driver_facts *d = &f->driver;
 	int timeout_ms = o && o->timeout_ms > 0 ? o->timeout_ms : CD_TIMEOUT_DEFAULT_MS;
-	const char *nv = o && o->nvml_lib ? o->nvml_lib : f->root.is_host ? NVML_SONAME : NULL;
-	const char *cu = o && o->cuda_lib ? o->cuda_lib : f->root.is_host ? CUDA_SONAME : NULL;
+	/* Under --root only check --host-driver (or a library named) asks this host's driver. */
+	int host = f->root.is_host || (o && o->host_driver);
+	const char *nv = o && o->nvml_lib ? o->nvml_lib : host ? NVML_SONAME : NULL;
+	const char *cu = o && o->cuda_lib ? o->cuda_lib : host ? CUDA_SONAME : NULL;
 	const char *cvd = facts_getenv(f, "CUDA_VISIBLE_DEVICES");
 	const char *ld = facts_getenv(f, "LD_LIBRARY_PATH");
 	struct driver_pending *p = arena_alloc(&f->arena, sizeof(*p));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/str.h"
+#include "kb/images.h"
 #include "probe/dlib.h"
 
 /* ---- the NVML ABI we use ------------------------------------------------- */
@@ -67,6 +68,7 @@ enum {
 	F_ECC_TOTAL,
 	F_RETIRED,
 	F_REMAP,
+	F_BRAND,
 	F_N
 };
 
@@ -110,6 +112,8 @@ static const struct dlib_sym syms[F_N] = {
 	[F_RETIRED] = {"nvmlDeviceGetRetiredPagesPendingStatus", NULL, 0},
 	/* (nvmlDevice_t, unsigned *corr, unsigned *unc, unsigned *pending, unsigned *failed) */
 	[F_REMAP] = {"nvmlDeviceGetRemappedRows", NULL, 0},
+	/* nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t, nvmlBrandType_t *) */
+	[F_BRAND] = {"nvmlDeviceGetBrand", NULL, 0},
 };
 
 typedef nvmlReturn_t (*fn_void)(void);
@@ -218,6 +222,8 @@ static void gpu_modes(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned i
 		emit_gpu(o, i, "row_remap_pending", "%u", c);
 		emit_gpu(o, i, "row_remap_failure", "%u", d);
 	}
+	if (fn[F_BRAND] && ((fn_dev_uint)fn[F_BRAND])(dev, &a) == 0) /* an enum: int-sized */
+		emit_gpu(o, i, "brand", "%u", a);
 }
 
 static const char *errstr(void **fn, int rc)
@@ -457,6 +463,8 @@ static void gpu_field(struct cd_facts *f, struct cd_gpu *g, const char *k, const
 		g->row_remap_pending = tri(n ? 1 : 0);
 	else if (!strcmp(k, "row_remap_failure"))
 		g->row_remap_failure = tri(n ? 1 : 0);
+	else if (!strcmp(k, "brand"))
+		g->brand = images_brand_token((int)n); /* NULL for a value the table lacks */
 }
 
 /* "gpu.<index>.<field>" with index below the number of GPUs recorded. */

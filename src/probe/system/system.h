@@ -12,5 +12,8 @@
 void host_probe(struct cd_facts *f);	  /* host.c: OS, kernel, glibc, /dev, /dev/shm */
 void container_probe(struct cd_facts *f); /* container.c */
 void env_probe(struct cd_facts *f);	  /* env.c: variables, LD_LIBRARY_PATH */
+/* image.c: under --root with check --host-driver or --image-config, the image's
+ * driver libraries, cuda-compat libraries and the toolkit's variables. */
+void image_probe(struct cd_facts *f);
 
 #endif
