@@ -200,7 +200,7 @@ as_user() {
 	for rc in 0 1 3; do
 		printf '#!/bin/sh\necho report\nexit %s\n' "$rc" >"$T/b/cuda-doctor"
 		chmod +x "$T/b/cuda-doctor"
-		run make -s -C "$top" BUILD="$T/b" run-check
+		run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$top" BUILD="$T/b" run-check
 		echo "$rc: $status: $output"
 		if [ "$rc" -le 1 ]; then [ "$status" -eq 0 ]; else [ "$status" -ne 0 ]; fi
 		[[ "$output" == report* ]]
@@ -211,7 +211,7 @@ as_user() {
 
 @test "make install: the binary and the man page under DESTDIR and PREFIX" {
 	local top="$BATS_TEST_DIRNAME/../.."
-	run make -s -C "$top" BUILD="$(dirname "$CD")" DESTDIR="$T/dest" PREFIX=/opt/cd install
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$top" BUILD="$(dirname "$CD")" DESTDIR="$T/dest" PREFIX=/opt/cd install
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -x "$T/dest/opt/cd/bin/cuda-doctor" ]
