@@ -27,22 +27,6 @@ struct df_args {
 	int compose; /* --compose: read FILE as a Compose file whatever its name */
 };
 
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	*val = *i + 1 < argc ? argv[++*i] : NULL;
-	return 1;
-}
-
 static int dotted(const char *v)
 {
 	size_t i, dots = 0;
@@ -83,27 +67,27 @@ static int parse(int argc, char **argv, struct df_args *a, struct cd_arena *ar)
 
 	memset(a, 0, sizeof(*a));
 	for (i = 1; i < argc; i++) {
-		if (opt_value(argc, argv, &i, "--host-driver", &v)) {
+		if (cli_opt_value(argc, argv, &i, "--host-driver", &v)) {
 			if (!v || (strcmp(v, "live") && !dotted(v)))
 				return cli_usage_error("dockerfile",
 						       "--host-driver: expected a driver "
 						       "version (545.29.06) or live");
 			a->host_driver = v;
-		} else if (opt_value(argc, argv, &i, "--brand", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--brand", &v)) {
 			if (!v || !images_brand_class(v))
 				return cli_usage_error(
 					"dockerfile",
 					"--brand: expected a brand of NVIDIA_REQUIRE_CUDA "
 					"(tesla, nvidia, geforce, quadro, nvidiartx, ...)");
 			a->brand = v;
-		} else if (opt_value(argc, argv, &i, "--build-arg", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--build-arg", &v)) {
 			if ((rc = build_arg(a, v, ar)))
 				return rc;
-		} else if (opt_value(argc, argv, &i, "--target", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--target", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("dockerfile", "--target needs a stage name");
 			a->target = v;
-		} else if (opt_value(argc, argv, &i, "--platform", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--platform", &v)) {
 			if (!v || !strchr(v, '/'))
 				return cli_usage_error("dockerfile", "--platform: expected OS/ARCH "
 								     "(linux/arm64)");

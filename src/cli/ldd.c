@@ -36,23 +36,6 @@ static const char *env_get(const struct cd_opts *o, const char *name)
 	return NULL;
 }
 
-/* --opt VALUE or --opt=VALUE; 1 when argv[*i] is opt (and *val set). */
-static int opt_value(int argc, char **argv, int *i, const char *opt, const char **val)
-{
-	size_t n = strlen(opt);
-
-	if (strncmp(argv[*i], opt, n) != 0)
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n] != '\0')
-		return 0;
-	*val = *i + 1 < argc ? argv[++*i] : NULL;
-	return 1;
-}
-
 static int parse_args(int argc, char **argv, const struct cd_opts *o, struct ldd_args *a)
 {
 	const char *v;
@@ -67,11 +50,11 @@ static int parse_args(int argc, char **argv, const struct cd_opts *o, struct ldd
 				return cli_usage_error("ldd", "one FILE only ('%s' and '%s')",
 						       a->file, argv[i]);
 			a->file = argv[i];
-		} else if (opt_value(argc, argv, &i, "--ld-library-path", &v) && v) {
+		} else if (cli_opt_value(argc, argv, &i, "--ld-library-path", &v) && v) {
 			a->cfg.ld_library_path = v;
-		} else if (opt_value(argc, argv, &i, "--preload", &v) && v) {
+		} else if (cli_opt_value(argc, argv, &i, "--preload", &v) && v) {
 			a->cfg.ld_preload = v;
-		} else if (opt_value(argc, argv, &i, "--dlopen", &v) && v) {
+		} else if (cli_opt_value(argc, argv, &i, "--dlopen", &v) && v) {
 			if (a->n_dlopen == DLOPEN_MAX)
 				return cli_usage_error("ldd", "more than %d --dlopen", DLOPEN_MAX);
 			a->dlopen[a->n_dlopen++] = v;

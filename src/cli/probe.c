@@ -21,23 +21,6 @@ struct probe_args {
 	const char *out; /* -o FILE */
 };
 
-/* "--name VALUE" or "--name=VALUE"; 1 when argv[*i] is that option. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	*val = *i + 1 < argc ? argv[++*i] : NULL;
-	return 1;
-}
-
 static int parse(int argc, char **argv, struct probe_args *a)
 {
 	int i, quick = 0;
@@ -54,17 +37,17 @@ static int parse(int argc, char **argv, struct probe_args *a)
 			a->nagios = 1;
 		else if (!strcmp(argv[i], "--print-ptx"))
 			a->print_ptx = 1;
-		else if (opt_value(argc, argv, &i, "--devices", &v)) {
+		else if (cli_opt_value(argc, argv, &i, "--devices", &v)) {
 			if (!v || !*v)
 				return cli_usage_error(
 					"probe", "--devices needs a list (0,1 or GPU-... UUIDs)");
 			a->lo.devices = v;
-		} else if (opt_value(argc, argv, &i, "-o", &v) ||
-			   opt_value(argc, argv, &i, "--output", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "-o", &v) ||
+			   cli_opt_value(argc, argv, &i, "--output", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("probe", "-o needs a file name");
 			a->out = v;
-		} else if (opt_value(argc, argv, &i, "--nccl-lib", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--nccl-lib", &v)) {
 			if (!v || !*v)
 				return cli_usage_error("probe", "--nccl-lib needs a path");
 			a->lo.nccl_lib = v;
