@@ -8,7 +8,7 @@ set -euo pipefail
 # skip with a message where they cannot be installed.
 pkgs=(make gcc clang libclang-rt-dev libjansson-dev libvectorscan-dev libyaml-dev zlib1g-dev libcmocka-dev
       bats jq clang-format shellcheck pkg-config binutils time ripgrep prometheus
-      chromium python3 python3-venv libcurl4 debootstrap)
+      chromium python3 python3-venv libcurl4 debootstrap strace)
 
 missing=()
 for p in "${pkgs[@]}"; do

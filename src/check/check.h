@@ -20,5 +20,10 @@ void check_arch(const struct cd_facts *f, struct cd_findings *out); /* arch.c */
 void check_image_host(const struct cd_facts *f, struct cd_findings *out);
 
 void check_all(const struct cd_facts *f, struct cd_findings *out);
+/* check_all in two halves: check_early runs the families that read no
+ * driver or GPU fact (env, container, stack), so `check` can run them while
+ * the driver queries are still out; check_rest runs the others and sorts. */
+void check_early(const struct cd_facts *f, struct cd_findings *out);
+void check_rest(const struct cd_facts *f, struct cd_findings *out);
 
 #endif

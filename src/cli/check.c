@@ -14,15 +14,22 @@
 #include "report/render.h"
 
 /* -v: the peak memory of this process and of the isolated driver children,
- * apart, since NVML's own initialisation dominates the second. */
-static void print_peak_memory(void)
+ * apart, since NVML's own initialisation dominates the second; then the
+ * time of each stage (driver-wait: how long the driver queries still ran
+ * after the file probes had ended). */
+static void print_cost(FILE *out, const struct cd_facts *f)
 {
 	struct rusage self, kids;
+	size_t i;
 
-	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &kids))
-		return;
-	printf("peak memory: cuda-doctor %.1f MB, isolated driver queries %.1f MB\n",
-	       (double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
+	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &kids))
+		fprintf(out, "peak memory: cuda-doctor %.1f MB, isolated driver queries %.1f MB\n",
+			(double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);
+	fputs("stages (ms):", out);
+	for (i = 0; i < f->n_stages; i++)
+		fprintf(out, "%s %s %.1f", i ? "," : "", f->stages[i].name,
+			(double)f->stages[i].us / 1000.0);
+	fputc('\n', out);
 }
 
 /* --image-config FILE: its Env becomes the probes' environment (the
@@ -99,6 +106,8 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 	struct cd_err err = {0};
 	struct cd_arena cfg;
 	const char *path = NULL;
+	struct driver_pending *drv;
+	int64_t t;
 	int rc;
 
 	arena_init(&cfg); /* the --image-config environment, used to the end */
@@ -120,16 +129,23 @@ int cmd_check(int argc, char **argv, struct cd_opts *opts)
 		arena_free(&cfg);
 		return plan ? cli_usage_error(NULL, "%s", err.msg) : CD_EXIT_INTERNAL;
 	}
-	probe_all(&f);
+	drv = probe_files(&f);
+	t = facts_clock_us();
 	findings_init(&fs, &f.arena);
-	check_all(&f, &fs);
+	check_early(&f, &fs);
+	t = facts_stage(&f, "checks-early", t);
+	probe_driver_wait(&f, drv, t);
+	t = facts_clock_us();
+	check_rest(&f, &fs);
 	plan_of_findings(&f, &fs, &f.arena, plan);
+	t = facts_stage(&f, "checks", t);
 	render_init(&r, opts, "check");
 	r.out = out.fp;
 	r.plan = plan;
 	rc = render_report(&r, &f, &fs);
+	(void)facts_stage(&f, "render", t);
 	if (!rc && opts->verbose && opts->format == CD_FMT_TEXT)
-		print_peak_memory();
+		print_cost(out.fp, &f);
 	if (rc && rc != CD_EIO) {
 		outfile_abort(&out);
 		rc = CD_EXIT_INTERNAL;

@@ -201,7 +201,7 @@ int cmd_model(int argc, char **argv, struct cd_opts *opts)
 	 * probe reads no driver fact); the plan needs both. */
 	live = !a.req.n_gpu_mem && (!a.req.device || strcmp(a.req.device, "cpu"));
 	if (live)
-		drv = driver_probe_start(&f);
+		drv = driver_probe_start_basic(&f);
 	a.req.mem_available = mem_available(&f);
 	a.req.visible_devices = facts_getenv(&f, "CUDA_VISIBLE_DEVICES");
 	model_probe(&f, &a.mreq, &m);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/opts.h"
 
@@ -69,4 +70,21 @@ const char *facts_env_var(const struct cd_facts *f, const char *name)
 		if (!strcmp(f->env.vars[i].name, name))
 			return f->env.vars[i].value;
 	return NULL;
+}
+
+int64_t facts_clock_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000 + (int64_t)t.tv_nsec / 1000;
+}
+
+int64_t facts_stage(struct cd_facts *f, const char *name, int64_t since_us)
+{
+	int64_t now = facts_clock_us();
+
+	if (f->n_stages < CD_STAGES_MAX)
+		f->stages[f->n_stages++] = (struct cd_stage_time){name, now - since_us};
+	return now;
 }

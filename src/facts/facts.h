@@ -233,6 +233,13 @@ struct cd_python_facts;
 struct cd_stack_facts;
 struct cd_live_facts;
 
+/* How long one probe stage took: `check -v` prints them (not in JSON). */
+#define CD_STAGES_MAX 16
+struct cd_stage_time {
+	const char *name; /* a literal */
+	int64_t us;
+};
+
 struct cd_facts {
 	struct cd_arena arena;
 	struct cd_root root;
@@ -250,6 +257,8 @@ struct cd_facts {
 	struct cd_stack_facts *stack;
 	/* `cuda-doctor probe`'s live GPU test (facts/live.h); NULL = not probed. */
 	struct cd_live_facts *live;
+	size_t n_stages;
+	struct cd_stage_time stages[CD_STAGES_MAX];
 };
 
 void facts_init(struct cd_facts *f, const struct cd_opts *opts);
@@ -260,5 +269,10 @@ const char *facts_env_var(const struct cd_facts *f, const char *name);
 /* Look up a variable of the process environment as the probes see it
  * (tests can inject an environment through opts). NULL when unset. */
 const char *facts_getenv(const struct cd_facts *f, const char *name);
+/* A monotonic clock in microseconds. */
+int64_t facts_clock_us(void);
+/* Records stage NAME (a literal) as having run from since_us to now;
+ * returns now, the start of the next stage. Past CD_STAGES_MAX, dropped. */
+int64_t facts_stage(struct cd_facts *f, const char *name, int64_t since_us);
 
 #endif

@@ -14,5 +14,10 @@
 
 /* Everything `check` needs, in dependency order. */
 void probe_all(struct cd_facts *f);
+/* probe_all in two halves: probe_files starts the driver queries and runs
+ * every file probe; probe_driver_wait collects the queries. Between them the
+ * caller may run what reads no driver or GPU fact (check_early). */
+struct driver_pending *probe_files(struct cd_facts *f);
+void probe_driver_wait(struct cd_facts *f, struct driver_pending *p, int64_t since_us);
 
 #endif

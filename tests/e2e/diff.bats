@@ -112,7 +112,7 @@ setup() {
 	[ "$status" -eq 1 ]
 	[ ! -e "$T/fleet.html.tmp" ]
 	# Nothing fetched: no URL, no external script, style or image.
-	! grep -Eq 'https?://|src=|href=|@import' "$T/fleet.html"
+	! grep -Eq 'https?://|src=|href=|@import' "$T/fleet.html" || false
 	grep -q '<th class="must">driver.version<br><span class="maj">570.124.06</span></th>' "$T/fleet.html"
 	grep -q '<tr><td>gpu003</td><td>[34]</td>' "$T/fleet.html" # ranks 3 and 4 tie at one node
 	# Majority cells are blank: gpu001 is in the largest group and differs in nothing.

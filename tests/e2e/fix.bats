@@ -350,7 +350,7 @@ apply() {
 	[ "$rc" -eq 1 ]
 	grep -q "fused_adam is gone (No such file or directory); nothing was moved" "$BATS_TEST_TMPDIR/out"
 	[ -e "$R/home/u/.cache/torch_extensions/py312_cu130/cpu_adam/lock" ]
-	! ls -d "$R"/home/u/.cache/torch_extensions.cuda-doctor-backup-* 2>/dev/null
+	! ls -d "$R"/home/u/.cache/torch_extensions.cuda-doctor-backup-* 2>/dev/null || false
 	[ ! -e "$W/cuda-doctor.env" ]
 }
 

@@ -602,3 +602,22 @@ EOF
 	[ "$(jqr '.model.memory.devices[0].name')" = cpu ]
 	[ "$(jqr '.model.memory.devices[0].gpu')" = null ]
 }
+
+@test "the live GPUs for a plan: name, capability and memory, not the health queries check makes" {
+	tiny_model "$ROOT/models/tiny"
+	FAKES="${CD_FAKES:?set CD_FAKES}"
+	ENVS=(CD_FAKE_MODE=ecc CD_FAKE_TRACE="$BATS_TEST_TMPDIR/trace")
+	run cdm /models/tiny --nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1" \
+		--timeout 2 --json
+	[ "$(jqr '.model.memory.devices[0].gpu')" = "Tesla V100-SXM2-32GB" ]
+	grep -qx nvmlDeviceGetMemoryInfo_v2 "$BATS_TEST_TMPDIR/trace"
+	grep -qx nvmlDeviceGetCudaComputeCapability "$BATS_TEST_TMPDIR/trace"
+	[ "$(grep -cE '^nvmlDeviceGet(EccMode|TotalEccErrors|RetiredPagesPendingStatus|RemappedRows)$' \
+		"$BATS_TEST_TMPDIR/trace")" -eq 0 ]
+	# check, for the same machine, asks them (its gpu-ecc-* findings)
+	rm "$BATS_TEST_TMPDIR/trace"
+	run env -i CD_FAKE_MODE=ecc CD_FAKE_TRACE="$BATS_TEST_TMPDIR/trace" "$CD" --root "$ROOT" check --json \
+		--nvml-lib "$FAKES/libnvidia-ml.so.1" --cuda-lib "$FAKES/libcuda.so.1"
+	grep -qx nvmlDeviceGetEccMode "$BATS_TEST_TMPDIR/trace"
+	grep -qx nvmlDeviceGetRemappedRows "$BATS_TEST_TMPDIR/trace"
+}

@@ -51,9 +51,9 @@ metrics() {
 	[ "$(grep -c '^cuda_doctor_gpu_healthy{.*} 1$' "$T/m.prom")" -eq 2 ]
 	grep -q '^cuda_doctor_findings{severity="error"} [0-9]*$' "$T/m.prom"
 	# No timestamps: every sample is a name (with labels) and one value.
-	! grep -v '^#' "$T/m.prom" | grep -qvE '^[a-z_]+(\{[^}]*\})? [0-9]+$'
+	! grep -v '^#' "$T/m.prom" | grep -qvE '^[a-z_]+(\{[^}]*\})? [0-9]+$' || false
 	# Nothing time-varying unless asked.
-	! grep -q free_bytes "$T/m.prom"
+	! grep -q free_bytes "$T/m.prom" || false
 }
 
 @test "prometheus: torch's stack in the info labels; --volatile adds free memory" {
@@ -84,7 +84,7 @@ metrics() {
 	run promtool check metrics <"$T/m.prom"
 	[ "$status" -eq 0 ]
 	grep -q '^cuda_doctor_driver_up 0$' "$T/m.prom"
-	! grep -q '^cuda_doctor_gpus ' "$T/m.prom"
+	! grep -q '^cuda_doctor_gpus ' "$T/m.prom" || false
 }
 
 @test "prometheus -o FILE: what the textfile collector reads, replaced atomically" {
@@ -130,7 +130,7 @@ probe_metrics() {
 	grep -q '^cuda_doctor_probe_h2d_bytes_per_second{device="0",[^}]*} [1-9][0-9]*$' "$T/p.prom"
 	grep -q '^cuda_doctor_probe_findings{severity="error"} 0$' "$T/p.prom"
 	# --full's figures only when --full ran: no sample, not a zero
-	! grep -q '^cuda_doctor_probe_memtest_errors{' "$T/p.prom"
+	! grep -q '^cuda_doctor_probe_memtest_errors{' "$T/p.prom" || false
 }
 
 @test "prometheus: a GPU that hangs among four is passed 0 with result hung; the others pass" {

@@ -335,3 +335,37 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[[ "$line" =~ load\ [0-9]+\.[0-9],\ copies\ [0-9]+\.[0-9],\ archs\ [0-9]+\.[0-9],\ extensions\ [0-9]+\.[0-9],\ abi\ [0-9]+\.[0-9]$ ]]
 	[[ "$output" == *"peak memory: cuda-doctor "*" MB, isolated driver queries "*" MB"* ]]
 }
+
+@test "a pure-Python wheel's package tree is not searched for extensions, except under --deep" {
+	add_ext "$R" "$S"
+	# A distribution that requires torch, with an extension in its tree: its
+	# WHEEL decides whether the tree is walked.
+	mkdir -p "$SITE/puretorch/sub"
+	cp "$SITE/torchvision/_C.so" "$SITE/puretorch/sub/_ops.so"
+	dist "$SITE" puretorch 1.0 'torch'
+	w=$SITE/puretorch-1.0.dist-info/WHEEL
+	printf 'Wheel-Version: 1.0\nGenerator: fixture\nRoot-Is-Purelib: true\nTag: py3-none-any\n' >"$w"
+	pkgs() { jq -r '[.libraries.extensions[].package] | sort | join(" ")'; }
+	run cdj
+	[ "$(pkgs <<<"$output")" = "flash-attn torchvision" ]
+	run cdj -- --deep
+	[ "$(pkgs <<<"$output")" = "flash-attn puretorch torchvision" ]
+	# a platform tag (or no WHEEL) means compiled code may be there: walked
+	printf 'Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp312-cp312-linux_x86_64\n' >"$w"
+	run cdj
+	[ "$(pkgs <<<"$output")" = "flash-attn puretorch torchvision" ]
+	rm "$w"
+	run cdj
+	[ "$(pkgs <<<"$output")" = "flash-attn puretorch torchvision" ]
+}
+
+@test "-v ends with the time of every stage, the driver wait and the checks included" {
+	run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" check -v
+	line=$(grep '^stages (ms): ' <<<"$output")
+	for s in host toolkit packages libs stack checks-early driver-wait checks render; do
+		[[ "$line" =~ [:,]\ $s\ [0-9]+\.[0-9](,|$) ]]
+	done
+	# not in the JSON report
+	run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent "$CD" --root "$R" check --json
+	[[ "$output" != *stages* ]]
+}

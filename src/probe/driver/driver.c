@@ -252,6 +252,7 @@ static void driver_version(struct cd_facts *f)
 
 /* The driver queries in flight between driver_probe_start and _finish. */
 struct driver_pending {
+	struct nvml_arg nvml;
 	struct iso_job jobs[2];
 	struct lib_state st[2];
 	struct cd_driver_lib *lib[2];
@@ -261,7 +262,7 @@ struct driver_pending {
 };
 
 static void query_start(struct cd_facts *f, struct driver_pending *p, const char *nv,
-			const char *cu, int verbose)
+			const char *cu, int verbose, int health)
 {
 	size_t i;
 
@@ -273,7 +274,8 @@ static void query_start(struct cd_facts *f, struct driver_pending *p, const char
 	}
 	if (nv) {
 		p->lib[p->n] = &f->driver.nvml;
-		p->jobs[p->n++] = (struct iso_job){.fn = nvml_query, .arg = (void *)nv};
+		p->nvml = (struct nvml_arg){nv, health};
+		p->jobs[p->n++] = (struct iso_job){.fn = nvml_query, .arg = &p->nvml};
 	}
 	for (i = 0; i < p->n; i++)
 		p->jobs[i].keep_stderr = verbose >= 2;
@@ -305,7 +307,7 @@ static void query_finish(struct cd_facts *f, struct driver_pending *p)
 	}
 }
 
-struct driver_pending *driver_probe_start(struct cd_facts *f)
+static struct driver_pending *start(struct cd_facts *f, int health)
 {
 	const struct cd_opts *o = f->opts;
 	struct cd_driver_facts *d = &f->driver;
@@ -330,9 +332,19 @@ struct driver_pending *driver_probe_start(struct cd_facts *f)
 	if (p) {
 		p->timeout_ms = timeout_ms;
 		if (nv || cu)
-			query_start(f, p, nv, cu, o ? o->verbose : 0);
+			query_start(f, p, nv, cu, o ? o->verbose : 0, health);
 	}
 	return p;
+}
+
+struct driver_pending *driver_probe_start(struct cd_facts *f)
+{
+	return start(f, 1);
+}
+
+struct driver_pending *driver_probe_start_basic(struct cd_facts *f)
+{
+	return start(f, 0);
 }
 
 void driver_probe_finish(struct cd_facts *f, struct driver_pending *p)

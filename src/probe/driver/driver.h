@@ -14,6 +14,10 @@ void driver_probe(struct cd_facts *f); /* driver.c: NVML + CUDA driver, GPUs */
  * then run while the file probes work; _finish collects them. */
 struct driver_pending;
 CD_WUR struct driver_pending *driver_probe_start(struct cd_facts *f);
+/* The same without the GPUs' health queries (ECC, retired pages, row
+ * remapping: their facts stay unknown), for commands that need a GPU's
+ * name, capability and memory only (model, jit). */
+CD_WUR struct driver_pending *driver_probe_start_basic(struct cd_facts *f);
 void driver_probe_finish(struct cd_facts *f, struct driver_pending *p);
 
 #endif

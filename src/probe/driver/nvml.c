@@ -190,22 +190,13 @@ static void gpu_memory(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned 
 	}
 }
 
-static void gpu_modes(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned i)
+/* The health queries: ECC mode and uncorrected counts, retired pages and row
+ * remapping pending (check's gpu-* findings). */
+static void gpu_health(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned i)
 {
 	unsigned int a = 0, b = 0, c = 0, d = 0;
-	int x = 0, y = 0;
 	unsigned long long n = 0;
 
-	if (fn[F_CC] && ((fn_dev_2int)fn[F_CC])(dev, &x, &y) == 0) {
-		emit_gpu(o, i, "cc_major", "%d", x);
-		emit_gpu(o, i, "cc_minor", "%d", y);
-	}
-	if (fn[F_MIG] && ((fn_dev_2uint)fn[F_MIG])(dev, &a, &b) == 0)
-		emit_gpu(o, i, "mig_mode", "%u", a);
-	if (fn[F_PERSIST] && ((fn_dev_uint)fn[F_PERSIST])(dev, &a) == 0)
-		emit_gpu(o, i, "persistence_mode", "%u", a);
-	if (fn[F_COMPUTE] && ((fn_dev_uint)fn[F_COMPUTE])(dev, &a) == 0)
-		emit_gpu(o, i, "compute_mode", "%u", a);
 	if (fn[F_ECC_MODE] && ((fn_dev_2uint)fn[F_ECC_MODE])(dev, &a, &b) == 0)
 		emit_gpu(o, i, "ecc_mode", "%u", a);
 	if (fn[F_ECC_TOTAL] &&
@@ -222,6 +213,25 @@ static void gpu_modes(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned i
 		emit_gpu(o, i, "row_remap_pending", "%u", c);
 		emit_gpu(o, i, "row_remap_failure", "%u", d);
 	}
+}
+
+static void gpu_modes(struct iso_out *o, void **fn, nvmlDevice_t dev, unsigned i, int health)
+{
+	unsigned int a = 0, b = 0;
+	int x = 0, y = 0;
+
+	if (fn[F_CC] && ((fn_dev_2int)fn[F_CC])(dev, &x, &y) == 0) {
+		emit_gpu(o, i, "cc_major", "%d", x);
+		emit_gpu(o, i, "cc_minor", "%d", y);
+	}
+	if (fn[F_MIG] && ((fn_dev_2uint)fn[F_MIG])(dev, &a, &b) == 0)
+		emit_gpu(o, i, "mig_mode", "%u", a);
+	if (fn[F_PERSIST] && ((fn_dev_uint)fn[F_PERSIST])(dev, &a) == 0)
+		emit_gpu(o, i, "persistence_mode", "%u", a);
+	if (fn[F_COMPUTE] && ((fn_dev_uint)fn[F_COMPUTE])(dev, &a) == 0)
+		emit_gpu(o, i, "compute_mode", "%u", a);
+	if (health)
+		gpu_health(o, fn, dev, i);
 	if (fn[F_BRAND] && ((fn_dev_uint)fn[F_BRAND])(dev, &a) == 0) /* an enum: int-sized */
 		emit_gpu(o, i, "brand", "%u", a);
 }
@@ -233,7 +243,7 @@ static const char *errstr(void **fn, int rc)
 	return s ? s : "";
 }
 
-static void query_gpu(struct iso_out *o, void **fn, unsigned i)
+static void query_gpu(struct iso_out *o, void **fn, unsigned i, int health)
 {
 	nvmlDevice_t dev = NULL;
 	char stage[32];
@@ -248,7 +258,7 @@ static void query_gpu(struct iso_out *o, void **fn, unsigned i)
 	}
 	gpu_strings(o, fn, dev, i);
 	gpu_memory(o, fn, dev, i);
-	gpu_modes(o, fn, dev, i);
+	gpu_modes(o, fn, dev, i, health);
 }
 
 static void nvml_version(struct iso_out *o, void **fn)
@@ -275,12 +285,13 @@ static void versions(struct iso_out *o, void **fn)
 
 void nvml_query(struct iso_out *o, void *arg)
 {
+	const struct nvml_arg *q = arg;
 	void *fn[F_N];
 	struct dlib d;
 	unsigned int count = 0, i;
 	int rc;
 
-	if (dlib_load_emit(o, &d, (const char *)arg, syms, F_N, fn))
+	if (dlib_load_emit(o, &d, q->lib, syms, F_N, fn))
 		return;
 	iso_stage(o, syms[F_INIT].name);
 	rc = ((fn_void)fn[F_INIT])();
@@ -303,7 +314,7 @@ void nvml_query(struct iso_out *o, void *arg)
 	}
 	iso_emitf(o, "count", "%u", count);
 	for (i = 0; i < count && i < NVML_GPUS_MAX; i++)
-		query_gpu(o, fn, i);
+		query_gpu(o, fn, i, q->health);
 	/* No nvmlShutdown: the child exits next, which releases everything, and
 	 * a shutdown that hung would turn a complete answer into a timeout. */
 	iso_emit(o, "done", "1");

@@ -19,7 +19,15 @@
 #define CD_NVML_ERROR_DRIVER_NOT_LOADED	      9
 #define CD_NVML_ERROR_LIB_RM_VERSION_MISMATCH 18
 
-/* Child side; arg is the library name or path (const char *). */
+/* What the child is asked: the library name or path, and whether to ask the
+ * health queries (ECC mode and counts, retired pages, row remapping: about
+ * 5 ms on an H200, paid once per device before anything else answers). */
+struct nvml_arg {
+	const char *lib;
+	int health;
+};
+
+/* Child side; arg is a const struct nvml_arg *. */
 void nvml_query(struct iso_out *o, void *arg);
 /* Parent side: apply one record to f (f->driver, f->gpus). */
 void nvml_apply(struct cd_facts *f, const char *key, const char *val);

@@ -6,23 +6,29 @@
  * package directories of distributions that require torch (or are known
  * CUDA extension packages), EXT_DEPTH levels down. Symbolic links to
  * directories are not followed (no loops); nvidia-* and torch itself are
- * skipped (their libraries cover every arch by design). Bounded: at most
+ * skipped (their libraries cover every arch by design), and so are pure
+ * Python wheels (WHEEL: Root-Is-Purelib, -none-any tags) except under
+ * --deep. Bounded: at most
  * EXT_FILES files opened and EXT_DIRS directories read (eight times that
  * under `check --deep`), and LIBS_EXT_MAX extensions kept. */
 #include <dirent.h>
 #include <string.h>
 
-#include "core/str.h"
-#include "format/elf.h"
+#include "core/buf.h"
+#include "core/file.h"
 #include "core/fmap.h"
 #include "core/fsutil.h"
+#include "core/span.h"
+#include "core/str.h"
+#include "format/elf.h"
 #include "probe/stack/libs_int.h"
 #include "probe/stack/libs_util.h"
 
-#define EXT_DEPTH 3
-#define EXT_FILES 256
-#define EXT_DIRS  1024
-#define FILE_MAX  ((size_t)1 << 36)
+#define EXT_DEPTH      3
+#define EXT_FILES      256
+#define EXT_DIRS       1024
+#define FILE_MAX       ((size_t)1 << 36)
+#define WHEEL_FILE_MAX 4096 /* a WHEEL file is a few short lines */
 
 /* CUDA extension packages that may not declare torch in their metadata. */
 static const char *const known[] = {"bitsandbytes",  "flash-attn",    "xformers",
@@ -51,7 +57,37 @@ static int requires_torch(const struct cd_package *p)
 	return 0;
 }
 
-static int is_candidate_pkg(const struct cd_package *p)
+/* 1 when the distribution's WHEEL says it is pure Python: Root-Is-Purelib
+ * true and every tag "...-none-any" (transformers, accelerate, peft): such a
+ * wheel has no compiled extension to look for, and its package tree is the
+ * largest walk of the stage. Unreadable or absent: 0 (walked). */
+static int pure_wheel(struct libs_run *r, const struct cd_package *p)
+{
+	struct cd_buf b;
+	struct cd_span line;
+	size_t pos = 0, tags = 0;
+	int purelib = 0, other = 0;
+	const char *path = p->path ? fsu_path(&r->f->arena, p->path, "WHEEL") : NULL;
+
+	buf_init(&b, WHEEL_FILE_MAX);
+	if (!path || file_read(&r->f->root, path, WHEEL_FILE_MAX, &b, NULL) || !b.p) {
+		buf_free(&b);
+		return 0;
+	}
+	while (span_line((const uint8_t *)b.p, b.len, &pos, 1, &line)) {
+		const char *l = (const char *)line.p;
+		if (line.n == 21 && !strncmp(l, "Root-Is-Purelib: true", 21))
+			purelib = 1;
+		else if (line.n > 5 && !strncmp(l, "Tag: ", 5)) {
+			tags++;
+			other |= line.n < 14 || strncmp(l + line.n - 9, "-none-any", 9);
+		}
+	}
+	buf_free(&b);
+	return purelib && tags && !other;
+}
+
+static int is_candidate_pkg(struct libs_run *r, const struct cd_package *p)
 {
 	size_t i;
 
@@ -61,7 +97,7 @@ static int is_candidate_pkg(const struct cd_package *p)
 	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		if (!strcmp(p->name, known[i]))
 			return 1;
-	return requires_torch(p);
+	return requires_torch(p) && (r->L->deep || !pure_wheel(r, p));
 }
 
 /* The distribution a top-level module file stands for: its name, then with
@@ -214,7 +250,7 @@ void libs_ext(struct libs_run *r)
 	for (i = 0; i < st->n_packages; i++) {
 		const struct cd_package *p = &st->packages[i];
 		const char *dir;
-		if (!is_candidate_pkg(p) || p->site >= st->python.n_site)
+		if (!is_candidate_pkg(r, p) || p->site >= st->python.n_site)
 			continue;
 		for (k = 0; p->name[k] && k + 1 < sizeof(dirname); k++)
 			dirname[k] = p->name[k] == '-' ? '_' : p->name[k];

@@ -51,17 +51,17 @@ static void torch_probe(struct cd_facts *f, struct cd_stack_facts *st)
 void stack_probe(struct cd_facts *f)
 {
 	struct cd_stack_facts *st = arena_alloc(&f->arena, sizeof(*st));
-	struct timespec t0, t1;
+	int64_t t0 = facts_clock_us(), t = t0;
 
 	if (!st)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	python_probe(f, &st->python);
+	t = facts_stage(f, "python", t);
 	packages_probe(f, st);
+	t = facts_stage(f, "packages", t);
 	torch_probe(f, st);
+	t = facts_stage(f, "torch", t);
 	libs_probe(f, st);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	st->probe_us = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000 +
-		       (int64_t)(t1.tv_nsec - t0.tv_nsec) / 1000;
+	st->probe_us = facts_stage(f, "libs", t) - t0;
 	f->stack = st;
 }
