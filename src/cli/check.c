@@ -10,6 +10,7 @@
 #include "core/file.h"
 #include "core/outfile.h"
 #include "format/imgcfg.h"
+#include "probe/isolate.h"
 #include "probe/probe.h"
 #include "report/render.h"
 
@@ -22,6 +23,7 @@ static void print_cost(FILE *out, const struct cd_facts *f)
 	struct rusage self, kids;
 	size_t i;
 
+	isolate_reap_detached(); /* their peak memory counts once they are reaped */
 	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &kids))
 		fprintf(out, "peak memory: cuda-doctor %.1f MB, isolated driver queries %.1f MB\n",
 			(double)self.ru_maxrss / 1024.0, (double)kids.ru_maxrss / 1024.0);

@@ -35,8 +35,9 @@
 #endif
 
 #define REAP_GRACE_MS 200
-#define INTR_GRACE_MS 1000 /* interrupted: how long a child may take to exit */
-#define DRAIN_READS   64   /* 1 MiB per poll round and job */
+#define INTR_GRACE_MS 1000	/* interrupted: how long a child may take to exit */
+#define DRAIN_READS   64	/* 1 MiB per poll round and job */
+#define END_KEY	      "iso_end" /* the last record of an early_end job */
 
 static int64_t now_us(void)
 {
@@ -61,112 +62,6 @@ const char *iso_status_name(enum iso_status s)
 	case ISO_OVERFLOW: return "overflow";
 	default: return "not-run";
 	}
-}
-
-/* ---- child side ---------------------------------------------------------- */
-
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-void iso_flush(struct iso_out *o)
-{
-	if (o->len)
-		write_all(o->fd, o->buf, o->len);
-	o->len = 0;
-}
-
-void iso_emit(struct iso_out *o, const char *key, const char *val)
-{
-	char line[1200], cut[256];
-	size_t n;
-
-	str_copy(cut, sizeof(cut), val ? val : "");
-	n = kv_encode(line, sizeof(line), key, cut);
-	if (!n)
-		return;
-	if (o->len + n > sizeof(o->buf))
-		iso_flush(o);
-	memcpy(o->buf + o->len, line, n);
-	o->len += n;
-}
-
-void iso_emitf(struct iso_out *o, const char *key, const char *fmt, ...)
-{
-	char v[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(v, sizeof(v), fmt, ap);
-	va_end(ap);
-	iso_emit(o, key, v);
-}
-
-void iso_stage(struct iso_out *o, const char *name)
-{
-	iso_emit(o, "stage", name);
-	iso_flush(o);
-}
-
-/* The deadline is stored before the stage record is written, so the parent,
- * woken by the record, already sees the new budget (CLOCK_MONOTONIC is one
- * clock for every process). */
-void iso_step(struct iso_out *o, const char *name, int budget_ms)
-{
-	if (o->step_deadline)
-		__atomic_store_n(o->step_deadline,
-				 budget_ms > 0 ? now_us() + (int64_t)budget_ms * 1000 : 0,
-				 __ATOMIC_SEQ_CST);
-	iso_stage(o, name);
-}
-
-void iso_linef(struct iso_out *o, const char *fmt, ...)
-{
-	char line[4096];
-	va_list ap;
-	int n;
-
-	iso_flush(o);
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
-	line[n++] = '\n';
-	write_all(o->fd, line, (size_t)n);
-}
-
-void iso_exec(char *const argv[], char *const envp[], const char *cwd, const char *who)
-{
-	char msg[1024], why[600];
-	int code = 126, n;
-
-	if (cwd && chdir(cwd) != 0) {
-		snprintf(why, sizeof(why), "cannot change to %s: %s", cwd, strerror(errno));
-	} else {
-		if (envp)
-			execvpe(argv[0], argv, envp);
-		else
-			execvp(argv[0], argv);
-		code = errno == ENOENT ? 127 : 126;
-		str_copy(why, sizeof(why), strerror(errno));
-	}
-	n = snprintf(msg, sizeof(msg), "%s%s: %s\n", who ? who : "", argv[0], why);
-	if (n > 0)
-		write_all(STDERR_FILENO, msg,
-			  (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
-	_exit(code);
 }
 
 static enum iso_output output_of(const struct iso_job *j)
@@ -251,6 +146,11 @@ __attribute__((noreturn)) static void child_run(struct iso_job *jobs, size_t n, 
 	o.fd = wfd;
 	o.step_deadline = j->watch;
 	j->fn(&o, j->arg);
+	if (j->early_end && o.exit_code == 0) {
+		iso_emit(&o, END_KEY, "1");
+		iso_flush(&o);
+		close(o.fd);
+	}
 	iso_flush(&o);
 	_exit(o.exit_code & 0xff);
 }
@@ -374,6 +274,57 @@ int iso_reap(int pid, int block, enum iso_status *status, int *code, struct cd_e
 	return 1;
 }
 
+/* The children of early_end jobs taken as ended while they still exited. */
+static int detached[ISO_JOBS_MAX * 4];
+static size_t n_detached;
+
+static int ends_with_end(const struct iso_job *j)
+{
+	static const char rec[] = "\n" END_KEY "=1\n";
+	size_t n = sizeof(rec) - 1;
+
+	if (!j->out.p || j->out.len + 1 < n)
+		return 0;
+	if (j->out.len + 1 == n) /* the only record */
+		return !memcmp(j->out.p, rec + 1, n - 1);
+	return !memcmp(j->out.p + j->out.len - n, rec, n);
+}
+
+/* An early_end job whose pipe ended with its end record: ended, whether or
+ * not its exit is visible yet. 0 when it is not such a job (or no room is
+ * left to remember the child, which is then reaped as usual). */
+static int detach(struct iso_job *j, int64_t t0)
+{
+	int pid = j->pid, rc;
+
+	if (!j->early_end || !ends_with_end(j) ||
+	    n_detached >= sizeof(detached) / sizeof(*detached))
+		return 0;
+	rc = iso_reap(pid, 0, &j->status, &j->code, NULL);
+	if (rc <= 0) { /* still exiting (or not ours to wait for): the answer is whole */
+		if (rc == 0)
+			detached[n_detached++] = pid;
+		j->status = ISO_OK;
+		j->code = 0;
+	}
+	finish(j, t0);
+	return 1;
+}
+
+void isolate_reap_detached(void)
+{
+	int64_t until = now_us() + REAP_GRACE_MS * 1000 * 5;
+	enum iso_status st;
+	int code;
+	size_t i;
+
+	/* Bounded: a child stuck in the kernel is left to init. */
+	for (i = 0; i < n_detached; i++)
+		while (iso_reap(detached[i], 0, &st, &code, NULL) == 0 && now_us() < until)
+			poll(NULL, 0, 1);
+	n_detached = 0;
+}
+
 /* 1 when the child was reaped (status filled), 0 while it runs. */
 static int reap(struct iso_job *j, int64_t t0)
 {
@@ -449,7 +400,7 @@ static int poll_round(struct iso_job *jobs, size_t n, int64_t deadline, size_t m
 		struct iso_job *j = &jobs[i];
 		if (j->pid <= 0)
 			continue;
-		if (j->eof && reap(j, t0))
+		if (j->eof && (detach(j, t0) || reap(j, t0)))
 			continue;
 		running = 1;
 		if (!j->eof)

@@ -57,6 +57,13 @@ struct iso_job {
 	const char *stdin_path; /* NULL: /dev/null; else the file the child reads as stdin */
 	const char *stderr_path; /* ISO_LOG: NULL sends stderr into the pipe with stdout;
 				    else the file (created, truncated) that gets it */
+	/* fn jobs: the answer is complete when fn returns. The child then writes
+	 * an end record and closes its pipe, and the parent takes the job as
+	 * ended (ISO_OK) without waiting for the exit: a driver library's
+	 * teardown as the process exits (3 ms on an H200) no longer delays the
+	 * caller. A child that ends without the record is reaped as any other
+	 * (a crash is still a crash). isolate_reap_detached reaps the rest. */
+	int early_end;
 	/* results */
 	enum iso_status status;
 	int code;	    /* exit status (ISO_OK, ISO_EXITED) or signal (ISO_CRASHED) */
@@ -127,6 +134,10 @@ __attribute__((noreturn)) void iso_exec(char *const argv[], char *const envp[], 
  * has ended (*status ISO_OK, ISO_EXITED or ISO_CRASHED, *code the exit status
  * or the signal), 0 while it runs, CD_EIO when pid is no child of ours. */
 CD_WUR int iso_reap(int pid, int block, enum iso_status *status, int *code, struct cd_err *err);
+
+/* Wait for the children of early_end jobs that were still exiting when
+ * their job was taken as ended (before reading RUSAGE_CHILDREN, say). */
+void isolate_reap_detached(void);
 
 /* The monotonic clock the deadlines use, in microseconds. */
 int64_t iso_now_us(void);

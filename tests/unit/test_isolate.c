@@ -115,6 +115,28 @@ static void child_close_and_hang(struct iso_out *o, void *arg)
 		pause();
 }
 
+/* An answer complete, then an exit that does not come (as a driver
+ * library's teardown at exit takes its time): the end record is written as
+ * child_run writes it for early_end jobs, then the child stops. */
+static int atoi_strict(const char *s)
+{
+	char *end;
+	long v = s ? strtol(s, &end, 10) : -1;
+
+	return s && *s && !*end && v > 0 && v < 1 << 30 ? (int)v : -1;
+}
+
+static void child_done_slow_exit(struct iso_out *o, void *arg)
+{
+	(void)arg;
+	iso_emit(o, "answer", "42");
+	iso_emitf(o, "pid", "%d", (int)getpid());
+	iso_emit(o, "iso_end", "1");
+	iso_flush(o);
+	close(o->fd);
+	raise(SIGSTOP);
+}
+
 /* A first step within its budget, then one that overruns its own. */
 static void child_step_hang(struct iso_out *o, void *arg)
 {
@@ -220,6 +242,58 @@ static void iso_closed_pipe_still_bounded(void **state)
 	assert_int_equal(isolate_run(&j, 1, 200, 0, NULL), 0);
 	assert_int_equal(j.status, ISO_TIMEOUT);
 	assert_true(now_ms() - t0 < 200 + 600);
+	iso_job_free(&j);
+}
+
+/* early_end: the job is over when its answer is, not when its exit is seen;
+ * without early_end the same child is a timeout. isolate_reap_detached
+ * waits for the child left exiting. */
+static void iso_early_end(void **state)
+{
+	struct iso_job j = {.fn = child_done_slow_exit, .early_end = 1};
+	struct iso_job k = {.fn = child_done_slow_exit};
+	struct iso_job c = {.fn = child_segv, .early_end = 1};
+	char v[KV_VAL_MAX];
+	int64_t t0 = now_ms();
+	int pid;
+
+	(void)state;
+	assert_int_equal(isolate_run(&j, 1, 3000, 0, NULL), 0);
+	assert_true(now_ms() - t0 < 1500);
+	assert_int_equal(j.status, ISO_OK);
+	assert_string_equal(find(&j, "answer", v), "42");
+	pid = atoi_strict(find(&j, "pid", v));
+	assert_true(pid > 0);
+	assert_int_equal(kill(pid, 0), 0); /* still there: not waited for */
+	kill(pid, SIGKILL);
+	isolate_reap_detached();
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* nothing left behind */
+	t0 = now_ms();
+	assert_int_equal(isolate_run(&k, 1, 300, 0, NULL), 0);
+	assert_int_equal(k.status, ISO_TIMEOUT);
+	assert_true(now_ms() - t0 >= 300);
+	/* no end record: a crash is still a crash */
+	assert_int_equal(isolate_run(&c, 1, 3000, 0, NULL), 0);
+	assert_int_equal(c.status, ISO_CRASHED);
+	iso_job_free(&j);
+	iso_job_free(&k);
+	iso_job_free(&c);
+}
+
+/* A child that returns normally with early_end: its end record is written
+ * by the child's side, and the job ends OK with its records. */
+static void iso_early_end_normal(void **state)
+{
+	struct iso_job j = {.fn = child_ok, .arg = arg_x, .early_end = 1};
+	char v[KV_VAL_MAX];
+
+	(void)state;
+	assert_int_equal(isolate_run(&j, 1, 3000, 0, NULL), 0);
+	assert_int_equal(j.status, ISO_OK);
+	assert_string_equal(find(&j, "hello", v), "x");
+	assert_string_equal(find(&j, "iso_end", v), "1");
+	isolate_reap_detached();
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	iso_job_free(&j);
 }
 
@@ -643,6 +717,8 @@ int main(void)
 		cmocka_unit_test(mixed_batch),
 		cmocka_unit_test(nothing_to_run),
 		cmocka_unit_test(shared_pipe_and_reap),
+		cmocka_unit_test(iso_early_end),
+		cmocka_unit_test(iso_early_end_normal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -277,8 +277,10 @@ static void query_start(struct cd_facts *f, struct driver_pending *p, const char
 		p->nvml = (struct nvml_arg){nv, health};
 		p->jobs[p->n++] = (struct iso_job){.fn = nvml_query, .arg = &p->nvml};
 	}
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		p->jobs[i].keep_stderr = verbose >= 2;
+		p->jobs[i].early_end = 1; /* the library's teardown at exit is not waited for */
+	}
 	/* On failure every job is ISO_NOT_RUN with its reason; decide() says so. */
 	(void)!isolate_start(&p->batch, p->jobs, p->n, p->timeout_ms, ISO_MAX_BYTES_DEFAULT, NULL);
 }
