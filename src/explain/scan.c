@@ -256,6 +256,22 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 	c->text[c->n] = '\0';
 }
 
+/* A context fact pattern's anchor at `to`: the line around it (within
+ * XS_WINDOW either side), after the pending line's hits are recorded, so a
+ * diagnosis sees the facts of the lines before it only. */
+static void on_context(struct xs_scanner *s, size_t k, size_t to)
+{
+	size_t b = to, e = to;
+
+	if (s->seg_open && to > s->seg_e)
+		flush(s);
+	while (b > 0 && !xs_is_break(s->c[b - 1]) && to - b < XS_WINDOW)
+		b--;
+	while (e < s->cn && !xs_is_break(s->c[e]) && e - to < XS_WINDOW)
+		e++;
+	xs_ctx_hit(s, k, s->c + b, e - b, line_of(s, b));
+}
+
 static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
 		    unsigned int flags, void *ctx)
 {
@@ -268,8 +284,11 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	if (to <= s->skip_to || to == 0)
 		return 0;
 	if (id >= s->db->sigs.n_pat) {
-		if (id - s->db->sigs.n_pat < s->db->sigs.n_fb)
-			on_fallback(s, s->db->sigs.fb[id - s->db->sigs.n_pat].weight, (size_t)to);
+		size_t k = id - s->db->sigs.n_pat;
+		if (k < s->db->sigs.n_fb)
+			on_fallback(s, s->db->sigs.fb[k].weight, (size_t)to);
+		else if (k - s->db->sigs.n_fb < s->db->sigs.n_ctx)
+			on_context(s, k - s->db->sigs.n_fb, (size_t)to);
 		return 0;
 	}
 	if (!s->seg_open || to <= s->seg_s || to > s->seg_e)

@@ -64,6 +64,14 @@ struct xs_scanner {
 	struct xs_pending pend[XS_PENDING_MAX];
 	size_t cnt_pos;
 	uint64_t cnt_line;
+	/* context facts (explain_facts.tsv): the latest value of each fact name
+	 * seen in this input, and how many diagnoses wait for one after them */
+	struct {
+		char v[XS_FACT_MAX + 1];
+		uint64_t line;
+	} ctx[SIG_CTX_NAMES];
+	uint32_t ctx_set;
+	unsigned ctx_waiting[SIG_CTX_NAMES];
 };
 
 /* A pattern's match on a line, with its captures (scan_hit.c records it). */
@@ -90,6 +98,12 @@ static inline int xs_is_break(uint8_t c)
 {
 	return c == '\n' || c == '\r';
 }
+/* scan_ctx.c: a context fact pattern k matched the line p[0, n), line
+ * number line: remember its value and give it to the diagnoses waiting. */
+void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint64_t line);
+/* scan_ctx.c: a new diagnosis takes the key facts of its category it lacks
+ * from the nearest line before; those not seen yet it waits for. */
+void xs_ctx_new(struct xs_scanner *s, struct xs_diag *d);
 /* scan_text.c: rank tags, traceback source lines, clean text. */
 int xs_parse_rank(const uint8_t *p, size_t n);
 int xs_in_code(const struct xs_scanner *sc, size_t s, size_t se);
