@@ -364,6 +364,20 @@ static void scan_chunk(struct xs_scanner *s, size_t m)
 		flush(s);
 }
 
+/* A paste read as the lines it was (scan_unwrap.c), past the bytes of a
+ * cut line already unwrapped (skip_to), the prefix judged on the first
+ * buffer of the input. */
+static size_t unwrap(struct xs_scanner *s, size_t cut)
+{
+	size_t from = s->cont ? s->skip_to : 0, m = cut;
+
+	if (s->prefix == XS_PREFIX_UNDECIDED)
+		s->prefix = xs_prefix_kind(s->buf, cut);
+	if (s->prefix != XS_PREFIX_NONE)
+		m = xs_unwrap_prefix(s->buf, m, from, s->prefix);
+	return xs_unwrap_escapes(s->buf, m, from);
+}
+
 /* Scan buf up to its last line break (everything when final; all of a full
  * buffer without a break, keeping XS_OVERLAP bytes to scan again). */
 int xs_process(struct xs_scanner *s, int final)
@@ -390,7 +404,8 @@ int xs_process(struct xs_scanner *s, int final)
 		cut = s->len;
 		forced = 1;
 	}
-	m = memchr(s->buf, 0x1b, cut) ? xs_strip_ansi(s->buf, cut) : cut;
+	m = unwrap(s, cut);
+	m = memchr(s->buf, 0x1b, m) ? xs_strip_ansi(s->buf, m) : m;
 	scan_chunk(s, m);
 	xs_tail_keep(s->res, s->buf, m);
 	s->line += count_nl(s->buf, m);
