@@ -85,12 +85,28 @@ static size_t unescape(uint8_t *o, const uint8_t *p, size_t n)
 	return w;
 }
 
+/* The next "\\n" in p[r, n): memchr finds the backslashes (at memory
+ * speed; memmem of two bytes is several times slower on a log without
+ * any). */
+static const uint8_t *find_escaped_break(const uint8_t *p, size_t r, size_t n)
+{
+	while (r + 1 < n) {
+		const uint8_t *q = memchr(p + r, '\\', n - r - 1);
+		if (!q)
+			return NULL;
+		if (q[1] == 'n')
+			return q;
+		r = (size_t)(q - p) + 1;
+	}
+	return NULL;
+}
+
 size_t xs_unwrap_escapes(uint8_t *p, size_t n, size_t from)
 {
 	size_t r = from, w = from;
 
 	while (r < n) {
-		const uint8_t *q = memmem(p + r, n - r, "\\n", 2);
+		const uint8_t *q = find_escaped_break(p, r, n);
 		size_t ls, le;
 		int level;
 		if (!q) {
