@@ -16,15 +16,19 @@
 
 #include "core/buf.h"
 #include "core/str.h"
+#include "explain/keyfact.h"
 #include "explain/sigdb.h"
 #include "explain/tmpl.h"
+
+#define XS_FACT_CAP 257 /* a fact's value, as the scanner keeps it */
 
 struct ctx {
 	struct sigdb *db;
 	hs_database_t *hs;
 	hs_scratch_t *scratch;
-	uint8_t *hit;	 /* per pattern: reported on the current line */
-	uint8_t *fb_hit; /* per fallback pattern: reported on the current line */
+	uint8_t *hit;		      /* per pattern: reported on the current line */
+	uint8_t *fb_hit;	      /* per fallback pattern: reported on the current line */
+	uint8_t ctx_hit[SIG_CTX_MAX]; /* per context fact pattern */
 };
 
 static int on_hit(unsigned int id, unsigned long long from, unsigned long long to,
@@ -39,6 +43,8 @@ static int on_hit(unsigned int id, unsigned long long from, unsigned long long t
 		x->hit[id] = 1;
 	else if (id - x->db->n_pat < x->db->n_fb)
 		x->fb_hit[id - x->db->n_pat] = 1;
+	else if (id - x->db->n_pat - x->db->n_fb < x->db->n_ctx)
+		x->ctx_hit[id - x->db->n_pat - x->db->n_fb] = 1;
 	return 0;
 }
 
@@ -70,7 +76,7 @@ static int read_file(const char *path, struct cd_buf *b)
 static int compile_db(struct ctx *x)
 {
 	struct sigdb *db = x->db;
-	size_t total = db->n_pat + db->n_fb;
+	size_t total = db->n_pat + db->n_fb + db->n_ctx;
 	const char **exprs = calloc(total, sizeof(*exprs));
 	unsigned *flags = calloc(total, sizeof(*flags)), *ids = calloc(total, sizeof(*ids));
 	struct cd_buf b;
@@ -102,6 +108,20 @@ static int compile_db(struct ctx *x)
 		flags[db->n_pat + i] =
 			HS_FLAG_MULTILINE | (db->fb[i].caseless ? HS_FLAG_CASELESS : 0);
 		ids[db->n_pat + i] = (unsigned)(db->n_pat + i);
+	}
+	/* Then the context fact patterns (explain_facts.tsv), ids n_pat + n_fb
+	 * + k: their anchors, like the signatures'. */
+	for (i = 0; i < db->n_ctx; i++) {
+		size_t id = db->n_pat + db->n_fb + i;
+		buf_init(&b, 0);
+		if (tmpl_anchor_regex(db->ctx[i].tmpl, &b) || !b.p) {
+			fprintf(stderr, "explain_facts.tsv: pattern %zu cannot be expressed\n",
+				i + 1);
+			goto out;
+		}
+		exprs[id] = buf_steal(&b);
+		flags[id] = HS_FLAG_CASELESS;
+		ids[id] = (unsigned)id;
 	}
 	/* A generic target: the database must load on any CPU the binary runs on;
 	 * the runtime library still picks its fastest code paths itself. */
@@ -222,6 +242,37 @@ static int validate(struct ctx *x)
 				bad |= fail(s, "near miss matches", s->nomatch.v[j]);
 			else if (full)
 				bad |= fail(s, "near miss matches one pattern", s->nomatch.v[j]);
+		}
+	}
+	return bad;
+}
+
+/* Every context fact pattern gives its value from its own example, found
+ * by the database and confirmed by the matcher as the scanner does. */
+static int validate_ctx(struct ctx *x)
+{
+	struct tmpl_cap caps[TMPL_CAPS_MAX];
+	char v[XS_FACT_CAP];
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < x->db->n_ctx; i++) {
+		const struct sig_ctx *c = &x->db->ctx[i];
+		const uint8_t *e = (const uint8_t *)c->example;
+		size_t n = strlen(c->example);
+		memset(x->ctx_hit, 0, sizeof(x->ctx_hit));
+		hs_scan(x->hs, c->example, (unsigned)n, 0, x->scratch, on_hit, x);
+		v[0] = '\0';
+		if (x->ctx_hit[i] && tmpl_match(c->tmpl, e, n, caps) == 1 &&
+		    caps[c->cap].off != SIZE_MAX)
+			keyfact_norm(c->fact, e + caps[c->cap].off, caps[c->cap].len, v, sizeof(v));
+		if (strcmp(v, c->value)) {
+			fprintf(stderr,
+				"explain_facts.tsv: pattern %zu gives %s=\"%s\", not \"%s\", from "
+				"its "
+				"example:\n    %s\n",
+				i + 1, c->fact, v, c->value, c->example);
+			bad = 1;
 		}
 	}
 	return bad;
@@ -356,7 +407,7 @@ int main(int argc, char **argv)
 {
 	struct sigdb db;
 	struct cd_err err = {0};
-	struct ctx x = {&db, NULL, NULL, NULL, NULL};
+	struct ctx x = {.db = &db};
 	int i, rc = 1;
 
 	if (argc < 3) {
@@ -366,11 +417,14 @@ int main(int argc, char **argv)
 	sigdb_init(&db);
 	for (i = 2; i < argc; i++) {
 		struct cd_buf b;
-		int fallback = str_has_suffix(argv[i], ".tsv");
+		int facts = str_has_suffix(argv[i], "explain_facts.tsv");
+		int fallback = !facts && str_has_suffix(argv[i], ".tsv");
 		buf_init(&b, SIG_FILE_MAX + 1);
 		if (read_file(argv[i], &b) ||
-		    (fallback ? sigdb_parse_fallback : sigdb_parse)(
-			    &db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""), b.len, &err)) {
+		    (facts	? sigdb_parse_facts
+		     : fallback ? sigdb_parse_fallback
+				: sigdb_parse)(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""),
+					       b.len, &err)) {
 			if (err.code)
 				fprintf(stderr, "%s\n", err.msg);
 			buf_free(&b);
@@ -386,13 +440,13 @@ int main(int argc, char **argv)
 	x.fb_hit = calloc(db.n_fb ? db.n_fb : 1, 1);
 	if (!x.hit || !x.fb_hit || compile_db(&x))
 		goto out;
-	if (validate(&x) | validate_fallback(&x) | categories(&db))
+	if (validate(&x) | validate_fallback(&x) | validate_ctx(&x) | categories(&db))
 		goto out;
 	if (write_out(argv[1], &x) || write_ere(argv[1], &db))
 		goto out;
-	printf("sigc: %zu signatures, %zu patterns, %zu fallback patterns: every sample matches, "
-	       "every near miss does not\n",
-	       db.n, db.n_pat, db.n_fb);
+	printf("sigc: %zu signatures, %zu patterns, %zu fallback patterns, %zu context fact "
+	       "patterns: every sample matches, every near miss does not\n",
+	       db.n, db.n_pat, db.n_fb, db.n_ctx);
 	rc = 0;
 out:
 	if (rc)

@@ -98,7 +98,8 @@ static size_t norm_major(char *v)
 }
 
 /* A Python version tuple as torch prints one, "9, 19, 0" or "(9, 19, 0)",
- * -> "9.19.0"; anything else stays as it is. */
+ * -> "9.19.0"; anything else stays as it is: a Python tuple is written with
+ * ", " between its parts, so "256,112,112,64" (TensorFlow's shape) is not one. */
 static size_t norm_tuple(char *v)
 {
 	char t[XS_TUPLE_MAX];
@@ -114,7 +115,7 @@ static size_t norm_tuple(char *v)
 		parts++;
 		if (i == len)
 			break;
-		if (v[i] != ',')
+		if (v[i] != ',' || i + 1 >= len || v[i + 1] != ' ')
 			return strlen(v);
 		i++;
 		while (i < len && v[i] == ' ')

@@ -256,6 +256,22 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 	c->text[c->n] = '\0';
 }
 
+/* A context fact pattern's anchor at `to`: the line around it (within
+ * XS_WINDOW either side), after the pending line's hits are recorded, so a
+ * diagnosis sees the facts of the lines before it only. */
+static void on_context(struct xs_scanner *s, size_t k, size_t to)
+{
+	size_t b = to, e = to;
+
+	if (s->seg_open && to > s->seg_e)
+		flush(s);
+	while (b > 0 && !xs_is_break(s->c[b - 1]) && to - b < XS_WINDOW)
+		b--;
+	while (e < s->cn && !xs_is_break(s->c[e]) && e - to < XS_WINDOW)
+		e++;
+	xs_ctx_hit(s, k, s->c + b, e - b, line_of(s, b));
+}
+
 static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
 		    unsigned int flags, void *ctx)
 {
@@ -268,8 +284,11 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 	if (to <= s->skip_to || to == 0)
 		return 0;
 	if (id >= s->db->sigs.n_pat) {
-		if (id - s->db->sigs.n_pat < s->db->sigs.n_fb)
-			on_fallback(s, s->db->sigs.fb[id - s->db->sigs.n_pat].weight, (size_t)to);
+		size_t k = id - s->db->sigs.n_pat;
+		if (k < s->db->sigs.n_fb)
+			on_fallback(s, s->db->sigs.fb[k].weight, (size_t)to);
+		else if (k - s->db->sigs.n_fb < s->db->sigs.n_ctx)
+			on_context(s, k - s->db->sigs.n_fb, (size_t)to);
 		return 0;
 	}
 	if (!s->seg_open || to <= s->seg_s || to > s->seg_e)
@@ -345,6 +364,20 @@ static void scan_chunk(struct xs_scanner *s, size_t m)
 		flush(s);
 }
 
+/* A paste read as the lines it was (scan_unwrap.c), past the bytes of a
+ * cut line already unwrapped (skip_to), the prefix judged on the first
+ * buffer of the input. */
+static size_t unwrap(struct xs_scanner *s, size_t cut)
+{
+	size_t from = s->cont ? s->skip_to : 0, m = cut;
+
+	if (s->prefix == XS_PREFIX_UNDECIDED)
+		s->prefix = xs_prefix_kind(s->buf, cut);
+	if (s->prefix != XS_PREFIX_NONE)
+		m = xs_unwrap_prefix(s->buf, m, from, s->prefix);
+	return xs_unwrap_escapes(s->buf, m, from);
+}
+
 /* Scan buf up to its last line break (everything when final; all of a full
  * buffer without a break, keeping XS_OVERLAP bytes to scan again). */
 int xs_process(struct xs_scanner *s, int final)
@@ -371,7 +404,8 @@ int xs_process(struct xs_scanner *s, int final)
 		cut = s->len;
 		forced = 1;
 	}
-	m = memchr(s->buf, 0x1b, cut) ? xs_strip_ansi(s->buf, cut) : cut;
+	m = unwrap(s, cut);
+	m = memchr(s->buf, 0x1b, m) ? xs_strip_ansi(s->buf, m) : m;
 	scan_chunk(s, m);
 	xs_tail_keep(s->res, s->buf, m);
 	s->line += count_nl(s->buf, m);

@@ -45,6 +45,7 @@ const struct sigdb *xs_db_sigs(const struct xs_db *db);
 struct xs_fact {
 	const char *name;
 	const char *value;
+	uint64_t line; /* 0: the matched line gave it; else the line of its context */
 };
 
 struct xs_diag {
@@ -61,8 +62,9 @@ struct xs_diag {
 	uint64_t hash;
 	size_t n_ranks; /* distinct ranks seen ("[rank3]:", "[default3]:") */
 	uint8_t ranks[XS_RANKS / 8];
-	int depth;    /* categories of other causes found that cause this one's (xs_rank) */
-	size_t n_env; /* filled by the environment cross-check */
+	int depth;	   /* categories of other causes found that cause this one's (xs_rank) */
+	uint32_t ctx_wait; /* bit j: key fact sigdb.ctx_names[j] still looked for after it */
+	size_t n_env;	   /* filled by the environment cross-check */
 	const char *env[XS_ENV_MAX];
 	/* `unknown` only: the text of each line in lines[] (the lines that look
 	 * most like the failure, in line order) */

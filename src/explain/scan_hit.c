@@ -36,6 +36,17 @@ static uint64_t hit_hash(const struct xs_hit *h, int by_facts)
 	return v;
 }
 
+/* A fact the matched lines gave, not one taken from their context. */
+static const char *own_fact(const struct xs_diag *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_facts; i++)
+		if (!strcmp(d->facts[i].name, name))
+			return d->facts[i].line ? NULL : d->facts[i].value;
+	return NULL;
+}
+
 /* by_facts: every fact of the hit is in d with the same value; otherwise
  * only no fact may conflict (a fact d lacks is added to it). */
 static int same_facts(const struct xs_diag *d, const struct xs_hit *h, int by_facts)
@@ -47,7 +58,7 @@ static int same_facts(const struct xs_diag *d, const struct xs_hit *h, int by_fa
 		const char *v;
 		if (h->caps[i].off == SIZE_MAX)
 			continue;
-		v = xs_fact(d, h->t->cap_names[i]);
+		v = own_fact(d, h->t->cap_names[i]);
 		if (!v && !by_facts)
 			continue;
 		if (!v || strcmp(v, cap_value(h, i, buf, sizeof(buf))))
@@ -71,27 +82,46 @@ static void add_location(struct xs_diag *d, uint32_t input, uint64_t line, int r
 	}
 }
 
+/* The fact of that name taken from the context, to be replaced by the
+ * matched line's own; NULL if d has none. */
+static struct xs_fact *context_fact(struct xs_diag *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->n_facts; i++)
+		if (!strcmp(d->facts[i].name, name))
+			return d->facts[i].line ? &d->facts[i] : NULL;
+	return NULL;
+}
+
 static void fill_facts(struct xs_result *r, struct xs_diag *d, const struct xs_hit *h)
 {
 	char buf[XS_FACT_MAX + 1];
 	size_t i;
 
-	for (i = 0; h->ok && i < h->t->n_caps && d->n_facts < XS_FACTS_MAX; i++) {
+	for (i = 0; h->ok && i < h->t->n_caps; i++) {
 		const struct tmpl_cap *c = &h->caps[i];
 		struct xs_fact *f;
-		if (c->off == SIZE_MAX || xs_fact(d, h->t->cap_names[i]))
+		const char *v;
+		if (c->off == SIZE_MAX || own_fact(d, h->t->cap_names[i]))
 			continue; /* a continuation line does not overwrite a fact */
-		f = &d->facts[d->n_facts];
-		f->name = h->t->cap_names[i];
-		f->value = arena_strdup(&r->arena, cap_value(h, i, buf, sizeof(buf)));
-		if (!f->value)
+		f = context_fact(d, h->t->cap_names[i]); /* but replaces a context one */
+		if (!f && d->n_facts >= XS_FACTS_MAX)
 			return;
-		d->n_facts++;
+		v = arena_strdup(&r->arena, cap_value(h, i, buf, sizeof(buf)));
+		if (!v)
+			return;
+		if (!f)
+			f = &d->facts[d->n_facts++];
+		f->name = h->t->cap_names[i];
+		f->value = v;
+		f->line = 0;
 		if (h->t->cap_is_size[i] && d->n_facts < XS_FACTS_MAX) {
 			int64_t b = tmpl_size_bytes(f->value, strlen(f->value));
 			if (b < 0)
 				continue;
 			f = &d->facts[d->n_facts];
+			f->line = 0;
 			f->name = arena_printf(&r->arena, "%s_bytes", h->t->cap_names[i]);
 			f->value = arena_printf(&r->arena, "%lld", (long long)b);
 			if (f->name && f->value)
@@ -116,7 +146,7 @@ static int continue_last(struct xs_scanner *s, const struct xs_hit *h)
 	if (d->sig != &s->db->sigs.sigs[h->sig] || d->input != s->input)
 		return 0;
 	for (i = 0; h->ok && i < h->t->n_caps; i++) { /* a different value: a new message */
-		const char *v = xs_fact(d, h->t->cap_names[i]);
+		const char *v = own_fact(d, h->t->cap_names[i]);
 		if (h->caps[i].off != SIZE_MAX && v && strcmp(v, cap_value(h, i, buf, sizeof(buf))))
 			return 0;
 	}
@@ -170,5 +200,6 @@ void xs_record(struct xs_scanner *s, const struct xs_hit *h)
 	d->text = xs_clean_copy(&r->arena, h->text, h->text_n);
 	add_location(d, s->input, h->line, h->rank);
 	r->slots[i] = (uint32_t)(++r->n);
+	xs_ctx_new(s, d);
 	remember(s, h, d);
 }

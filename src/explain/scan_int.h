@@ -23,6 +23,7 @@ struct xs_db {
 };
 
 enum { XS_ENC_UNDECIDED = 0, XS_ENC_RAW, XS_ENC_UTF16LE, XS_ENC_UTF16BE };
+enum { XS_PREFIX_UNDECIDED = 0, XS_PREFIX_NONE, XS_PREFIX_QUOTE, XS_PREFIX_GUTTER };
 
 #define XS_PENDING_MAX 64 /* candidates of one line; past it the lowest priority gives way */
 
@@ -45,6 +46,7 @@ struct xs_scanner {
 	size_t prev_col, prev_blanks; /* where its blanks before "File" are */
 	int last_partial;	      /* the input did not end with a line break */
 	int enc;		      /* XS_ENC_*: decided on the first bytes */
+	int prefix;		      /* XS_PREFIX_*: decided on the first lines */
 	int cr_only; /* lines end with '\r' alone (classic Mac, some Windows tools) */
 	uint8_t odd; /* UTF-16: the first byte of a split code unit */
 	int has_odd;
@@ -64,6 +66,14 @@ struct xs_scanner {
 	struct xs_pending pend[XS_PENDING_MAX];
 	size_t cnt_pos;
 	uint64_t cnt_line;
+	/* context facts (explain_facts.tsv): the latest value of each fact name
+	 * seen in this input, and how many diagnoses wait for one after them */
+	struct {
+		char v[XS_FACT_MAX + 1];
+		uint64_t line;
+	} ctx[SIG_CTX_NAMES];
+	uint32_t ctx_set;
+	unsigned ctx_waiting[SIG_CTX_NAMES];
 };
 
 /* A pattern's match on a line, with its captures (scan_hit.c records it). */
@@ -90,6 +100,21 @@ static inline int xs_is_break(uint8_t c)
 {
 	return c == '\n' || c == '\r';
 }
+/* scan_ctx.c: a context fact pattern k matched the line p[0, n), line
+ * number line: remember its value and give it to the diagnoses waiting. */
+void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint64_t line);
+/* scan_ctx.c: a new diagnosis takes the key facts of its category it lacks
+ * from the nearest line before; those not seen yet it waits for. */
+void xs_ctx_new(struct xs_scanner *s, struct xs_diag *d);
+/* scan_unwrap.c: unescape the lines of p[from, n) that are a pasted JSON
+ * string or Python repr; returns the new length (the text only shrinks). */
+size_t xs_unwrap_escapes(uint8_t *p, size_t n, size_t from);
+/* scan_unwrap.c: XS_PREFIX_QUOTE or _GUTTER when nearly every one of the
+ * first lines of p[0, n) has one, else XS_PREFIX_NONE. */
+int xs_prefix_kind(const uint8_t *p, size_t n);
+/* scan_unwrap.c: take the prefix of that kind off every line of p[from, n)
+ * that has one; returns the new length. */
+size_t xs_unwrap_prefix(uint8_t *p, size_t n, size_t from, int kind);
 /* scan_text.c: rank tags, traceback source lines, clean text. */
 int xs_parse_rank(const uint8_t *p, size_t n);
 int xs_in_code(const struct xs_scanner *sc, size_t s, size_t se);

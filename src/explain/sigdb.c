@@ -321,8 +321,10 @@ static int fallback_row(struct sigdb *db, const char *name, size_t lineno, char 
 	return 0;
 }
 
-int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
-			 struct cd_err *err)
+/* The rows of a table (TSV, '#' comments, a header line) through row(). */
+static int tsv_rows(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+		    int (*row)(struct sigdb *, const char *, size_t, char *, struct cd_err *),
+		    struct cd_err *err)
 {
 	char line[4096];
 	struct cd_span l;
@@ -346,11 +348,140 @@ int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, s
 			header = 0;
 			continue;
 		}
-		rc = fallback_row(db, name, lineno, line, err);
+		rc = row(db, name, lineno, line, err);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+			 struct cd_err *err)
+{
+	return tsv_rows(db, name, p, n, fallback_row, err);
+}
+
+/* Cut l at tabs into want fields; 0 when it has exactly that many. */
+static int cut_fields(char *l, char **f, size_t want)
+{
+	size_t k = 0;
+
+	f[k++] = l;
+	while (k < want && (l = strchr(l, '\t')) != NULL) {
+		*l++ = '\0';
+		f[k++] = l;
+	}
+	return k == want && !strchr(f[want - 1], '\t') ? 0 : -1;
+}
+
+/* "cat-a,cat-b" into a mask of sig_categories; -1 on an unknown name. */
+static int64_t category_mask(char *v)
+{
+	uint32_t mask = 0;
+
+	while (v) {
+		char *comma = strchr(v, ',');
+		int i;
+		if (comma)
+			*comma = '\0';
+		if ((i = sig_category_index(v)) < 0)
+			return -1;
+		mask |= (uint32_t)1 << i;
+		v = comma ? comma + 1 : NULL;
+	}
+	return (int64_t)mask;
+}
+
+/* Two public sources: two URLs separated by blanks. */
+static int two_sources(const char *v)
+{
+	size_t k = 0;
+
+	while (*v) {
+		while (*v == ' ')
+			v++;
+		if (!*v)
+			break;
+		if (!str_has_prefix(v, "https://") && !str_has_prefix(v, "http://"))
+			return 0;
+		k++;
+		while (*v && *v != ' ')
+			v++;
+	}
+	return k >= 2;
+}
+
+/* The slot of a fact name among the table's distinct names (-1: full). */
+static int ctx_slot(struct sigdb *db, const char *fact, uint32_t cats)
+{
+	size_t i;
+
+	for (i = 0; i < db->n_ctx_names; i++)
+		if (!strcmp(db->ctx_names[i], fact))
+			break;
+	if (i == SIG_CTX_NAMES)
+		return -1;
+	if (i == db->n_ctx_names)
+		db->ctx_names[db->n_ctx_names++] = fact;
+	db->ctx_cats[i] |= cats;
+	return (int)i;
+}
+
+/* One row of the context facts: fact, categories, pattern, example, value, source. */
+static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, struct cd_err *err)
+{
+	struct cd_err e2 = {0};
+	struct sig_ctx *c;
+	char *f[6];
+	int64_t cats;
+	size_t i;
+
+	if (cut_fields(l, f, 6))
+		return err_set(err, CD_EFORMAT, "%s:%zu: needs 6 tab-separated fields", name,
+			       lineno);
+	if (db->n_ctx >= SIG_CTX_MAX)
+		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d rows", name, lineno,
+			       SIG_CTX_MAX);
+	if ((cats = category_mask(f[1])) < 0)
+		return err_set(err, CD_EFORMAT, "%s:%zu: categories must name categories", name,
+			       lineno);
+	if (!*f[0] || !*f[2] || !*f[3] || !*f[4] || !two_sources(f[5]))
+		return err_set(err, CD_EFORMAT,
+			       "%s:%zu: a fact, a pattern, an example, its value and two sources "
+			       "are needed",
+			       name, lineno);
+	c = &db->ctx[db->n_ctx];
+	c->fact = arena_strdup(&db->arena, f[0]);
+	c->pattern = arena_strdup(&db->arena, f[2]);
+	c->example = arena_strdup(&db->arena, f[3]);
+	c->value = arena_strdup(&db->arena, f[4]);
+	c->source = arena_strdup(&db->arena, f[5]);
+	c->tmpl = arena_alloc(&db->arena, sizeof(*c->tmpl));
+	if (!c->fact || !c->pattern || !c->example || !c->value || !c->source || !c->tmpl)
+		return err_set(err, CD_ENOMEM, "out of memory");
+	if (tmpl_compile(c->tmpl, c->pattern, 1, &db->arena, &e2))
+		return err_set(err, CD_EFORMAT, "%s:%zu: %s", name, lineno, e2.msg);
+	if (c->tmpl->longest_lit < 6)
+		return err_set(err, CD_EFORMAT, "%s:%zu: the pattern needs a literal of 6+ bytes",
+			       name, lineno);
+	for (c->cap = -1, i = 0; i < c->tmpl->n_caps; i++)
+		if (!strcmp(c->tmpl->cap_names[i], c->fact))
+			c->cap = (int)i;
+	if (c->cap < 0)
+		return err_set(err, CD_EFORMAT, "%s:%zu: the pattern does not capture %s", name,
+			       lineno, c->fact);
+	c->categories = (uint32_t)cats;
+	if ((c->slot = ctx_slot(db, c->fact, c->categories)) < 0)
+		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d fact names", name, lineno,
+			       SIG_CTX_NAMES);
+	db->n_ctx++;
+	return 0;
+}
+
+int sigdb_parse_facts(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+		      struct cd_err *err)
+{
+	return tsv_rows(db, name, p, n, ctx_row, err);
 }
 
 static int check_sig(struct sigdb *db, struct sig *s, struct cd_err *err)

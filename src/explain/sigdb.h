@@ -57,10 +57,30 @@ struct sig_fallback {
 	const char *example; /* must match pattern (tools/sigc.c) */
 };
 
+/* An extractor of a key fact from the lines around a diagnosis
+ * (data/explain_facts.tsv): when a diagnosis of one of its categories lacks
+ * the fact, the nearest line before (else after) that the pattern matches
+ * gives it. */
+#define SIG_CTX_MAX   64
+#define SIG_CTX_NAMES 16 /* distinct fact names among the extractors */
+struct sig_ctx {
+	const char *fact;
+	uint32_t categories; /* bit i: sig_categories[i] */
+	int slot;	     /* index of fact in sigdb.ctx_names */
+	int cap;	     /* the capture of the template named fact */
+	struct tmpl *tmpl;   /* caseless */
+	const char *pattern, *example, *value, *source;
+};
+
 struct sigdb {
 	struct cd_arena arena;
 	size_t n_fb;
 	struct sig_fallback fb[SIG_FALLBACK_MAX];
+	size_t n_ctx;
+	struct sig_ctx ctx[SIG_CTX_MAX];
+	size_t n_ctx_names;
+	const char *ctx_names[SIG_CTX_NAMES];
+	uint32_t ctx_cats[SIG_CTX_NAMES]; /* the categories whose key fact each name is */
 	size_t n, cap;
 	struct sig *sigs;
 	size_t n_pat;	   /* patterns over all signatures, in order */
@@ -81,6 +101,10 @@ CD_WUR int sigdb_parse(struct sigdb *db, const char *name, const uint8_t *p, siz
  * its bytes join the hash. CD_EFORMAT with "file:line: message" in err. */
 CD_WUR int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
 				struct cd_err *err);
+/* Parse the context facts (TSV: fact, categories, pattern, example, value,
+ * source with two URLs); its bytes join the hash. CD_EFORMAT as above. */
+CD_WUR int sigdb_parse_facts(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+			     struct cd_err *err);
 /* Check the whole set (unique ids) and build the pattern table. */
 CD_WUR int sigdb_finish(struct sigdb *db, struct cd_err *err);
 /* Parse every embedded file signatures/NAME.txt, in name order, and finish

@@ -129,6 +129,15 @@ static json_t *diag_json(struct xs_result *r, const struct xs_diag *d, int is_ro
 	for (i = 0; i < d->n_facts; i++)
 		json_object_set_new(facts, d->facts[i].name, json_str(d->facts[i].value));
 	json_object_set_new(o, "facts", facts);
+	for (i = 0, a = NULL; i < d->n_facts; i++) /* facts taken from another line */
+		if (d->facts[i].line) {
+			if (!a)
+				a = json_object();
+			json_object_set_new(a, d->facts[i].name,
+					    json_i64((int64_t)d->facts[i].line));
+		}
+	if (a)
+		json_object_set_new(o, "fact_lines", a);
 	json_object_set_new(o, "explanation", json_str(xr_expand(r, d, d->sig->explain)));
 	a = json_array();
 	for (i = 0; i < d->sig->fix.n; i++)
@@ -277,10 +286,14 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 	}
 	if (!full)
 		return;
-	for (i = 0; i < d->n_facts; i++)
+	for (i = 0; i < d->n_facts; i++) {
 		n += (size_t)snprintf(facts + n, n < sizeof(facts) ? sizeof(facts) - n : 0,
 				      "%s%s=%s", i ? "  " : "", d->facts[i].name,
 				      d->facts[i].value);
+		if (d->facts[i].line) /* from another line than the one shown */
+			n += (size_t)snprintf(facts + n, n < sizeof(facts) ? sizeof(facts) - n : 0,
+					      " (line %llu)", (unsigned long long)d->facts[i].line);
+	}
 	if (facts[0])
 		fprintf(t->out, "  %sfacts%s   %s\n", col(t, C_DIM), col(t, C_OFF), facts);
 	wrapped(t, "why", xr_expand(r, d, d->sig->explain));
@@ -351,7 +364,12 @@ static void xr_md_report(const struct tx *t)
 			fprintf(t->out, "- **line %llu**: `%s`\n", (unsigned long long)d->lines[j],
 				d->line_text[j]);
 		for (j = 0; j < d->n_facts; j++)
-			fprintf(t->out, "- **%s**: `%s`\n", d->facts[j].name, d->facts[j].value);
+			if (d->facts[j].line)
+				fprintf(t->out, "- **%s**: `%s` (line %llu)\n", d->facts[j].name,
+					d->facts[j].value, (unsigned long long)d->facts[j].line);
+			else
+				fprintf(t->out, "- **%s**: `%s`\n", d->facts[j].name,
+					d->facts[j].value);
 		fprintf(t->out, "- **why**: %s\n", xr_expand(r, d, d->sig->explain));
 		for (j = 0; j < d->n_env; j++)
 			fprintf(t->out, "- **here**: %s\n", d->env[j]);
