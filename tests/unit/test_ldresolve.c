@@ -307,6 +307,54 @@ static void origin_of_link(void **state)
 	finish(&r);
 }
 
+/* The requester's own tags, searched as ldr_search does and loading
+ * nothing: RUNPATH alone when the requester has one (its loaders' RPATH is
+ * then not used), else the RPATH of the requester, its loaders and the
+ * program; a candidate of the other class is passed over. */
+static void tag_lookups(void **state)
+{
+	struct run r;
+	size_t objs, needs;
+	int mid, leaf, from;
+
+	(void)state;
+	lib("/tg/bin/prog", 1, 0, "/tg/exe", NULL, 0, NULL, "libmid.so", NULL);
+	lib("/tg/exe/libmid.so", 1, 0, "$ORIGIN/../chain", NULL, 0, "libmid.so", "libleaf.so",
+	    NULL);
+	lib("/tg/chain/libleaf.so", 1, 0, "/tg/chain", "$ORIGIN/../own", 0, "libleaf.so", NULL);
+	lib("/tg/exe/libx.so", 1, 0, NULL, NULL, 0, "libx.so", NULL);
+	lib("/tg/chain/libz.so", 1, 0, NULL, NULL, 0, "libz.so", NULL);
+	lib("/tg/own/liby.so", 1, 0, NULL, NULL, 0, "liby.so", NULL);
+	lib("/tg/own/libw.so", 0, 3, NULL, NULL, 0, "libw.so", NULL); /* ELF32 i386 */
+	start(&r, "/tg/bin/prog", NULL);
+	mid = need(&r, "libmid.so", 0)->obj;
+	leaf = need(&r, "libleaf.so", 0)->obj;
+	assert_true(mid >= 0 && leaf >= 0);
+	objs = r.s.n_objs;
+	needs = r.s.n_needs;
+	assert_string_equal(ldr_find_by_tags(&r.s, leaf, "liby.so", &from),
+			    "/tg/exe/../chain/../own/liby.so");
+	assert_int_equal(from, leaf);
+	assert_null(ldr_find_by_tags(&r.s, leaf, "libz.so", &from)); /* RUNPATH: no RPATH */
+	assert_int_equal(from, -1);
+	assert_string_equal(ldr_find_by_tags(&r.s, mid, "libz.so", &from),
+			    "/tg/exe/../chain/libz.so");
+	assert_int_equal(from, mid);
+	assert_string_equal(ldr_find_by_tags(&r.s, mid, "libx.so", &from), "/tg/exe/libx.so");
+	assert_int_equal(from, r.s.main);
+	assert_null(ldr_find_by_tags(&r.s, leaf, "libw.so", &from));
+	assert_null(ldr_find_by_tags(&r.s, mid, "/tg/exe/libx.so", &from));
+	assert_null(ldr_find_by_tags(&r.s, 9999, "libx.so", &from));
+	assert_null(ldr_find_in_tags(&r.s, mid, "libx.so")); /* its own RPATH only */
+	assert_string_equal(ldr_find_in_tags(&r.s, mid, "libz.so"), "/tg/exe/../chain/libz.so");
+	assert_string_equal(ldr_find_in_tags(&r.s, leaf, "liby.so"),
+			    "/tg/exe/../chain/../own/liby.so");
+	assert_null(ldr_find_in_tags(&r.s, leaf, "libz.so"));
+	assert_int_equal(r.s.n_objs, objs);
+	assert_int_equal(r.s.n_needs, needs);
+	finish(&r);
+}
+
 /* LD_PRELOAD and /etc/ld.so.preload take SONAMEs first; dlopen()ed objects
  * do not inherit their caller's RPATH for their own needs. */
 static void preload_and_dlopen(void **state)
@@ -401,7 +449,7 @@ int main(void)
 		cmocka_unit_test(runpath),	  cmocka_unit_test(impostors),
 		cmocka_unit_test(expansion),	  cmocka_unit_test(preload_and_dlopen),
 		cmocka_unit_test(bad_main),	  cmocka_unit_test(i386_program),
-		cmocka_unit_test(origin_of_link),
+		cmocka_unit_test(origin_of_link), cmocka_unit_test(tag_lookups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

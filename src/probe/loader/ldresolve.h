@@ -147,6 +147,16 @@ CD_WUR int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *
 		      struct cd_err *err);
 void ldr_free(struct ldr_session *s);
 
+/* Where a requester's own tags would find name, by the search ldr_search
+ * runs, loading nothing: objs[by]'s DT_RUNPATH when it has one, else the
+ * DT_RPATH of objs[by], of its loaders and of the program. The in-root path
+ * of the first loadable candidate (arena) and *tag_from, the object whose
+ * tag named it; NULL and -1 when no tag reaches one. */
+CD_WUR const char *ldr_find_by_tags(struct ldr_session *s, int by, const char *name, int *tag_from);
+/* The same through objs[obj]'s own search list alone (DT_RUNPATH, else
+ * DT_RPATH), as if it asked for name itself and nothing were inherited. */
+CD_WUR const char *ldr_find_in_tags(struct ldr_session *s, int obj, const char *name);
+
 const char *ldr_rule_name(enum ldr_rule r); /* "rpath", ...; NULL for NONE */
 const char *ldr_kind_name(enum ldr_kind k);
 

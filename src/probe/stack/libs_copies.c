@@ -193,29 +193,6 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 
 /* ---- the copy the requester ships with ---------------------------------------- */
 
-/* The first dir of a ':' list (tokens expanded with origin) holding name. */
-static const char *first_in(struct libs_run *r, const char *list, const char *origin,
-			    const char *name)
-{
-	const char *p = list;
-	char el[PATH_MAX];
-
-	while (p && *p) {
-		size_t n = strcspn(p, ":");
-		const char *x, *cand;
-		if (n && n < sizeof(el)) {
-			memcpy(el, p, n);
-			el[n] = '\0';
-			x = ldr_expand(&r->s, el, origin);
-			cand = x ? fsu_path(&r->f->arena, x, name) : NULL;
-			if (cand && file_is_reg(&r->f->root, cand))
-				return cand;
-		}
-		p += n + (p[n] == ':');
-	}
-	return NULL;
-}
-
 static const char *dir_of(struct cd_arena *a, const char *path)
 {
 	const char *s = path ? strrchr(path, '/') : NULL;
@@ -223,33 +200,28 @@ static const char *dir_of(struct cd_arena *a, const char *path)
 	return s ? arena_strndup(a, path, (size_t)(s - path)) : NULL;
 }
 
-/* Where requester `by` means name to come from, and which tag says so. */
+/* Where requester `by` means name to come from, and which tag says so: the
+ * loader's own search through its tags (ldresolve.h), else, for a library
+ * of site-packages, the directories torch's _C names. */
 static const char *intended(struct libs_run *r, int by, const char *name, const char **why)
 {
-	const struct ldr_session *s = &r->s;
-	const struct ldr_obj *o = &s->objs[by];
-	const char *hit = NULL;
+	struct ldr_session *s = &r->s;
+	const char *hit;
 	size_t rel;
-	int l;
+	int from;
 
-	if (o->runpath) {
-		hit = first_in(r, o->runpath, o->origin, name);
-		*why = arena_printf(&r->f->arena, "RUNPATH of %s", o->path);
-	} else {
-		for (l = by; l >= 0 && !hit; l = s->objs[l].loader) {
-			hit = s->objs[l].rpath
-				      ? first_in(r, s->objs[l].rpath, s->objs[l].origin, name)
-				      : NULL;
-			*why = arena_printf(&r->f->arena, "RPATH of %s", s->objs[l].path);
-		}
+	hit = ldr_find_by_tags(s, by, name, &from);
+	if (hit) {
+		*why = arena_printf(&r->f->arena, "%s of %s",
+				    s->objs[by].runpath ? "RUNPATH" : "RPATH", s->objs[from].path);
+		return hit;
 	}
-	if (!hit && r->c_obj >= 0 && libs_site_index(r, o->path, &rel) >= 0) {
-		const struct ldr_obj *c = &s->objs[r->c_obj];
-		const char *tags = c->runpath ? c->runpath : c->rpath_tag;
-		hit = tags ? first_in(r, tags, c->origin, name) : NULL;
-		*why = arena_printf(&r->f->arena, "torch's wheel layout (%s of %s)",
-				    c->runpath ? "RUNPATH" : "RPATH", c->path);
-	}
+	if (r->c_obj < 0 || libs_site_index(r, s->objs[by].path, &rel) < 0)
+		return NULL;
+	hit = ldr_find_in_tags(s, r->c_obj, name);
+	*why = arena_printf(&r->f->arena, "torch's wheel layout (%s of %s)",
+			    s->objs[r->c_obj].runpath ? "RUNPATH" : "RPATH",
+			    s->objs[r->c_obj].path);
 	return hit;
 }
 
