@@ -118,3 +118,40 @@ expect_ldd_missing() {
 	expect_missing "$output"
 	expect_ldd_missing
 }
+
+# same_as_original: the copy's report is the original venv's, with the copy's
+# paths: the same findings, the same libraries by the same rules with the
+# same versions and owners, each opened in the copy and reported with its
+# real path in the original tree.
+same_as_original() {
+	local o c
+	o=$(cdj torch)
+	c=$(cdj copy)
+	[ "$(jq -c '[.findings[].id]' <<<"$c")" = "$(jq -c '[.findings[].id]' <<<"$o")" ]
+	[ "$(jq -c '[.libraries.not_found[].name]' <<<"$c")" = "$(jq -c '[.libraries.not_found[].name]' <<<"$o")" ]
+	[ "$(jq -r '[.libraries.items[] | .rule + " " + .path] | join("\n")' <<<"$c")" = \
+		"$(jq -r '[.libraries.items[] | .rule + " " + .path] | join("\n")' <<<"$o" | sed "s|^\([a-z_]*\) /opt/torch/|\1 /opt/copy/|")" ]
+	[ "$(jq -r --arg c "$C_SITE/" '.libraries.program as $p |
+		[.libraries.items[] | select(.path != $p and (.path | startswith($c) | not))] | length' <<<"$c")" -eq 0 ]
+	# owners and versions: the copy's own RECORD rows name its links
+	[ "$(jq -c '[.libraries.items[] | [.soname, .version, .version_source, .owner]]' <<<"$c")" = \
+		"$(jq -c '[.libraries.items[] | [.soname, .version, .version_source, .owner]]' <<<"$o")" ]
+	[ "$(jq -c '.torch | [.cudnn_version, .nccl_version, .cuda_runtime_version]' <<<"$c")" = \
+		'["9.19.0.56","2.28.9","13.0.96"]' ]
+	[ "$(jq -r '.libraries.items[] | select(.soname == "libtorch_cuda.so") | .realpath' <<<"$c")" = \
+		"$O_SITE/torch/lib/libtorch_cuda.so" ]
+	[ "$(jq -r '[.findings[] | select(.severity == "error")] | length' <<<"$c")" -eq 0 ]
+	[ "$(jq -r '[.findings[].id | select(startswith("lib-missing") or startswith("lib-shadowed"))] | length' <<<"$c")" -eq 0 ]
+}
+
+@test "the unbroken cp -rs copy resolves inside the copy, as the original venv does (Python an ELF program)" {
+	copy_venv
+	same_as_original
+}
+
+@test "the unbroken cp -rs copy resolves inside the copy, as the original venv does (torch/_C standing in)" {
+	copy_venv
+	wrapper_python copy
+	wrapper_python torch
+	same_as_original
+}

@@ -170,11 +170,12 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 		const struct cdir *c = &cs->dirs[d];
 		for (i = lower(c->names, c->n, stem);
 		     i < c->n && str_has_prefix(c->names[i], stem) && n < COPIES_MAX; i++) {
-			const char *real;
+			const char *at, *real;
 			int dup = 0;
 			if (!libs_copy_matches(soname, c->names[i]))
 				continue;
-			real = libs_canon(r, fsu_path(&r->f->arena, c->path, c->names[i]));
+			at = fsu_path(&r->f->arena, c->path, c->names[i]);
+			real = libs_canon(r, at);
 			if (!real || (skip && !strcmp(real, skip)))
 				continue;
 			for (k = 0; k < n; k++)
@@ -182,7 +183,7 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 			if (dup)
 				continue;
 			out[n].path = real;
-			libs_version_of(r, real, &out[n].version, &out[n].version_source,
+			libs_version_of(r, at, real, &out[n].version, &out[n].version_source,
 					&out[n].owner);
 			n++;
 		}
@@ -271,7 +272,7 @@ static void shadow_check(struct libs_run *r, size_t k)
 	it->intended = libs_canon(r, want);
 	if (!it->intended)
 		it->intended = want;
-	libs_version_of(r, it->intended, &wv, &ws, &wo);
+	libs_version_of(r, want, it->intended, &wv, &ws, &wo);
 	it->intended_version = wv;
 	it->intended_by = why;
 	it->shadow_by = cause(r, n, it);
@@ -317,7 +318,8 @@ void libs_copies(struct libs_run *r)
 		if (!it->cuda && !torchlib)
 			continue;
 		it->realpath = libs_canon(r, it->path);
-		libs_version_of(r, it->realpath, &it->version, &it->version_source, &it->owner);
+		libs_version_of(r, it->path, it->realpath, &it->version, &it->version_source,
+				&it->owner);
 		if (it->cuda && it->soname)
 			it->copies = copies_of(r, it->soname, it->realpath, &it->n_copies);
 	}
