@@ -125,7 +125,9 @@ struct run {
 	struct ldr_session s;
 };
 
-static void start(struct run *r, const char *main_path, const struct ldr_config *cfg)
+/* exec: main_path is a program started by execve (ldr_load_exec), else
+ * an object given to ld.so (ldr_load_main). */
+static void start_as(struct run *r, const char *main_path, const struct ldr_config *cfg, int exec)
 {
 	struct ldr_config none = {0};
 	struct cd_err err = {0};
@@ -134,7 +136,27 @@ static void start(struct run *r, const char *main_path, const struct ldr_config 
 	arena_init(&r->a);
 	none.no_etc_preload = 1;
 	ldr_init(&r->s, &r->root, cfg ? cfg : &none, &r->a);
-	assert_int_equal(ldr_load_main(&r->s, main_path, &err), 0);
+	if (exec)
+		assert_int_equal(ldr_load_exec(&r->s, main_path, &err), 0);
+	else
+		assert_int_equal(ldr_load_main(&r->s, main_path, &err), 0);
+}
+
+static void start(struct run *r, const char *main_path, const struct ldr_config *cfg)
+{
+	start_as(r, main_path, cfg, 0);
+}
+
+/* A symbolic link at path (in the root) to target, its directories made. */
+static void link_to(const char *path, const char *target)
+{
+	char keep[1024], full[1024];
+
+	snprintf(keep, sizeof(keep), "%.*s/.keep", (int)(strrchr(path, '/') - path), path);
+	write_file(keep, "", 0);
+	snprintf(full, sizeof(full), "%s%s", root_dir, path);
+	unlink(full);
+	assert_int_equal(symlink(target, full), 0);
 }
 
 static void finish(struct run *r)
@@ -283,7 +305,7 @@ static void expansion(void **state)
 }
 
 /* A program started through a symbolic link: $ORIGIN is where the link
- * points when main_origin_realpath is set (execve), the link's directory
+ * points when it is started by execve (ldr_load_exec), the link's directory
  * otherwise (ld.so FILE, glibc's ldd). */
 static void origin_of_link(void **state)
 {
@@ -301,9 +323,105 @@ static void origin_of_link(void **state)
 	start(&r, "/venv/bin/prog", &cfg);
 	expect(&r, "liborg.so", LDR_RULE_NONE, NULL);
 	finish(&r);
-	cfg.main_origin_realpath = 1;
-	start(&r, "/venv/bin/prog", &cfg);
+	start_as(&r, "/venv/bin/prog", &cfg, 1);
 	expect(&r, "liborg.so", LDR_RULE_RPATH, "/real/bin/../lib/liborg.so");
+	finish(&r);
+}
+
+/* A `cp -rs` copy of a tree (real directories, every file a link into the
+ * original) whose lib/ lacks one library: $ORIGIN of each object is the
+ * directory it was opened in, so its RPATH stays in the copy and the missing
+ * library is not found, though the original tree beside it has it; with the
+ * library linked into the copy too, everything resolves inside the copy.
+ * The same whether the top object is the one given to ld.so (ldr_load_main)
+ * or opened by path from a program (ldr_dlopen, as Python imports torch). */
+static void symlinked_copy(void **state)
+{
+	static const char *const files[] = {"/top.so", "/lib/libmid.so", "/lib/libleaf.so"};
+	char target[256], path[256];
+	struct run r;
+	struct cd_err err = {0};
+	size_t i;
+	int obj, pass;
+
+	(void)state;
+	lib("/orig/t/top.so", 1, 0, "$ORIGIN/lib", NULL, 0, "top.so", "libmid.so", NULL);
+	lib("/orig/t/lib/libmid.so", 1, 0, "$ORIGIN", NULL, 0, "libmid.so", "libleaf.so", NULL);
+	lib("/orig/t/lib/libleaf.so", 1, 0, NULL, NULL, 0, "libleaf.so", NULL);
+	lib("/cp/bin/prog", 1, 0, NULL, NULL, 0, NULL, NULL);
+	for (i = 0; i < 2; i++) {
+		snprintf(target, sizeof(target), "/orig/t%s", files[i]);
+		snprintf(path, sizeof(path), "/cp/t%s", files[i]);
+		link_to(path, target);
+	}
+	for (pass = 0; pass < 2; pass++) {
+		start(&r, "/cp/t/top.so", NULL);
+		assert_string_equal(r.s.objs[r.s.main].origin, "/cp/t");
+		expect(&r, "libmid.so", LDR_RULE_RPATH, "/cp/t/lib/libmid.so");
+		assert_string_equal(r.s.objs[need(&r, "libmid.so", 0)->obj].origin, "/cp/t/lib");
+		if (pass)
+			expect(&r, "libleaf.so", LDR_RULE_RPATH, "/cp/t/lib/libleaf.so");
+		else
+			expect(&r, "libleaf.so", LDR_RULE_NONE, NULL);
+		finish(&r);
+		start_as(&r, "/cp/bin/prog", NULL, 1);
+		assert_int_equal(ldr_dlopen(&r.s, r.s.main, "/cp/t/top.so", &obj, &err), 0);
+		assert_string_equal(r.s.objs[obj].path, "/cp/t/top.so");
+		expect(&r, "libmid.so", LDR_RULE_RPATH, "/cp/t/lib/libmid.so");
+		if (pass)
+			expect(&r, "libleaf.so", LDR_RULE_RPATH, "/cp/t/lib/libleaf.so");
+		else
+			expect(&r, "libleaf.so", LDR_RULE_NONE, NULL);
+		finish(&r);
+		link_to("/cp/t/lib/libleaf.so", "/orig/t/lib/libleaf.so");
+	}
+}
+
+/* The requester's own tags, searched as ldr_search does and loading
+ * nothing: RUNPATH alone when the requester has one (its loaders' RPATH is
+ * then not used), else the RPATH of the requester, its loaders and the
+ * program; a candidate of the other class is passed over. */
+static void tag_lookups(void **state)
+{
+	struct run r;
+	size_t objs, needs;
+	int mid, leaf, from;
+
+	(void)state;
+	lib("/tg/bin/prog", 1, 0, "/tg/exe", NULL, 0, NULL, "libmid.so", NULL);
+	lib("/tg/exe/libmid.so", 1, 0, "$ORIGIN/../chain", NULL, 0, "libmid.so", "libleaf.so",
+	    NULL);
+	lib("/tg/chain/libleaf.so", 1, 0, "/tg/chain", "$ORIGIN/../own", 0, "libleaf.so", NULL);
+	lib("/tg/exe/libx.so", 1, 0, NULL, NULL, 0, "libx.so", NULL);
+	lib("/tg/chain/libz.so", 1, 0, NULL, NULL, 0, "libz.so", NULL);
+	lib("/tg/own/liby.so", 1, 0, NULL, NULL, 0, "liby.so", NULL);
+	lib("/tg/own/libw.so", 0, 3, NULL, NULL, 0, "libw.so", NULL); /* ELF32 i386 */
+	start(&r, "/tg/bin/prog", NULL);
+	mid = need(&r, "libmid.so", 0)->obj;
+	leaf = need(&r, "libleaf.so", 0)->obj;
+	assert_true(mid >= 0 && leaf >= 0);
+	objs = r.s.n_objs;
+	needs = r.s.n_needs;
+	assert_string_equal(ldr_find_by_tags(&r.s, leaf, "liby.so", &from),
+			    "/tg/exe/../chain/../own/liby.so");
+	assert_int_equal(from, leaf);
+	assert_null(ldr_find_by_tags(&r.s, leaf, "libz.so", &from)); /* RUNPATH: no RPATH */
+	assert_int_equal(from, -1);
+	assert_string_equal(ldr_find_by_tags(&r.s, mid, "libz.so", &from),
+			    "/tg/exe/../chain/libz.so");
+	assert_int_equal(from, mid);
+	assert_string_equal(ldr_find_by_tags(&r.s, mid, "libx.so", &from), "/tg/exe/libx.so");
+	assert_int_equal(from, r.s.main);
+	assert_null(ldr_find_by_tags(&r.s, leaf, "libw.so", &from));
+	assert_null(ldr_find_by_tags(&r.s, mid, "/tg/exe/libx.so", &from));
+	assert_null(ldr_find_by_tags(&r.s, 9999, "libx.so", &from));
+	assert_null(ldr_find_in_tags(&r.s, mid, "libx.so")); /* its own RPATH only */
+	assert_string_equal(ldr_find_in_tags(&r.s, mid, "libz.so"), "/tg/exe/../chain/libz.so");
+	assert_string_equal(ldr_find_in_tags(&r.s, leaf, "liby.so"),
+			    "/tg/exe/../chain/../own/liby.so");
+	assert_null(ldr_find_in_tags(&r.s, leaf, "libz.so"));
+	assert_int_equal(r.s.n_objs, objs);
+	assert_int_equal(r.s.n_needs, needs);
 	finish(&r);
 }
 
@@ -401,7 +519,8 @@ int main(void)
 		cmocka_unit_test(runpath),	  cmocka_unit_test(impostors),
 		cmocka_unit_test(expansion),	  cmocka_unit_test(preload_and_dlopen),
 		cmocka_unit_test(bad_main),	  cmocka_unit_test(i386_program),
-		cmocka_unit_test(origin_of_link),
+		cmocka_unit_test(origin_of_link), cmocka_unit_test(symlinked_copy),
+		cmocka_unit_test(tag_lookups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

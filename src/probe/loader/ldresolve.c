@@ -344,7 +344,10 @@ static void add_rtld(struct ldr_session *s)
 		s->objs[i].soname = base ? base + 1 : s->plat.rtld;
 }
 
-int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
+/* exec: glibc takes an execve'd program's $ORIGIN from /proc/self/exe, the
+ * path the kernel resolved; `ld.so FILE` (and every other object) keeps the
+ * directory of the path it was opened by. */
+static int load_main(struct ldr_session *s, const char *path, int exec, struct cd_err *err)
 {
 	struct cd_fmap m;
 	struct elf_file e;
@@ -369,7 +372,7 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	if (s->main < 0)
 		return err_set(err, CD_ENOMEM, "out of memory");
 	s->objs[s->main].is_main = 1;
-	if (s->cfg.main_origin_realpath) {
+	if (exec) {
 		char real[PATH_MAX];
 		if (file_realpath(s->root, abs, real, sizeof(real)) == 0)
 			s->objs[s->main].origin = ldr_origin(s, real);
@@ -383,6 +386,16 @@ int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
 	load_preloads(s);
 	walk_needs(s, 0);
 	return 0;
+}
+
+int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err)
+{
+	return load_main(s, path, 0, err);
+}
+
+int ldr_load_exec(struct ldr_session *s, const char *path, struct cd_err *err)
+{
+	return load_main(s, path, 1, err);
 }
 
 int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj, struct cd_err *err)

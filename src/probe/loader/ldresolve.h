@@ -6,7 +6,8 @@
  * loader chain (when the loader has no DT_RUNPATH) and of the executable,
  * LD_LIBRARY_PATH, the loader's DT_RUNPATH, /etc/ld.so.cache (not inside the
  * default directories under DF_1_NODEFLIB), the default directories;
- * $ORIGIN/$LIB/$PLATFORM; a file of another ELF class or machine is skipped.
+ * $ORIGIN (the directory of the path an object was opened by, links not
+ * resolved), $LIB, $PLATFORM; a file of another ELF class or machine is skipped.
  * Everything the session records lives in its arena; ldr_free releases the
  * arrays and the mapped cache. Unreadable files become need errors, not
  * failures: only a main object that is not ELF fails ldr_load_main. */
@@ -89,10 +90,6 @@ struct ldr_config {
 	int no_etc_preload;	     /* do not read /etc/ld.so.preload */
 	int inhibit_cache;	     /* ld.so --inhibit-cache */
 	const char *cwd;	     /* in-root directory for relative paths; NULL: "/" */
-	/* $ORIGIN of the main object from its canonical path, as for a program
-	 * started by execve (the kernel's /proc/self/exe), rather than from the
-	 * path as given, as for `ld.so FILE` and glibc's ldd (the default). */
-	int main_origin_realpath;
 };
 
 /* What the target system's loader looks like, from the main object. */
@@ -138,14 +135,30 @@ struct ldr_session {
 void ldr_init(struct ldr_session *s, const struct cd_root *root, const struct ldr_config *cfg,
 	      struct cd_arena *a);
 /* Load path (in-root) as the program, its preloads and the whole DT_NEEDED
- * tree breadth-first. CD_EFORMAT when path is not an ELF object. */
+ * tree breadth-first, as `ld.so FILE` and glibc's ldd do: $ORIGIN of every
+ * object, this one included, is the directory of the path it was opened by
+ * (symbolic links not resolved). CD_EFORMAT when path is not an ELF object. */
 CD_WUR int ldr_load_main(struct ldr_session *s, const char *path, struct cd_err *err);
+/* The same for a program started by execve: its own $ORIGIN is the
+ * directory of its canonical path (glibc reads the kernel's /proc/self/exe,
+ * links resolved); every other object's is still the path it was opened by. */
+CD_WUR int ldr_load_exec(struct ldr_session *s, const char *path, struct cd_err *err);
 /* dlopen(name) called from objs[caller] once the program is loaded: the
  * caller's search rules find the object; its own tree then loads with its
  * own rules. *obj is the object index or -1; the need is the last added. */
 CD_WUR int ldr_dlopen(struct ldr_session *s, int caller, const char *name, int *obj,
 		      struct cd_err *err);
 void ldr_free(struct ldr_session *s);
+
+/* Where a requester's own tags would find name, by the search ldr_search
+ * runs, loading nothing: objs[by]'s DT_RUNPATH when it has one, else the
+ * DT_RPATH of objs[by], of its loaders and of the program. The in-root path
+ * of the first loadable candidate (arena) and *tag_from, the object whose
+ * tag named it; NULL and -1 when no tag reaches one. */
+CD_WUR const char *ldr_find_by_tags(struct ldr_session *s, int by, const char *name, int *tag_from);
+/* The same through objs[obj]'s own search list alone (DT_RUNPATH, else
+ * DT_RPATH), as if it asked for name itself and nothing were inherited. */
+CD_WUR const char *ldr_find_in_tags(struct ldr_session *s, int obj, const char *name);
 
 const char *ldr_rule_name(enum ldr_rule r); /* "rpath", ...; NULL for NONE */
 const char *ldr_kind_name(enum ldr_kind k);

@@ -2,7 +2,9 @@
  * elf/dl-load.c _dl_map_object, and the check of each candidate file in
  * the manner of open_verify: a file of the other ELF class or of another
  * machine is skipped (the search goes on), a file that is not a loadable
- * ELF object stops the search with the loader's error text. */
+ * ELF object stops the search with the loader's error text. The same steps
+ * answer, loading nothing, where a requester's own tags lead (the copy it
+ * ships with), so no other module expands RPATH, RUNPATH or $ORIGIN. */
 #include <string.h>
 
 #include "core/fsutil.h"
@@ -16,6 +18,8 @@ struct srch {
 	int other_class;
 	const char *fatal;
 	int obj;
+	int look;	   /* find the file only: no object is created */
+	const char *found; /* look: the candidate that passed */
 };
 
 /* The header checks of open_verify, in its order. */
@@ -70,18 +74,16 @@ static enum ldr_try verify(const struct ldr_platform *p, const uint8_t *b, size_
 	return LDR_TRY_OK;
 }
 
-enum ldr_try ldr_try_file(struct ldr_session *s, const char *path, const char *name, int loader,
-			  int *obj, const char **why)
+/* Open path and check it as open_verify does; on LDR_TRY_OK *m holds it. */
+static enum ldr_try open_verify(struct ldr_session *s, const char *path, struct cd_fmap *m,
+				const char **why)
 {
-	struct cd_fmap m;
 	struct cd_err err = {0};
 	enum ldr_try t;
-	size_t i;
 	int rc;
 
-	*obj = -1;
 	*why = NULL;
-	rc = fmap_open(s->root, ldr_fs_path(s, path), MAP_MAX, &m, &err);
+	rc = fmap_open(s->root, ldr_fs_path(s, path), MAP_MAX, m, &err);
 	if (rc == CD_ENOENT)
 		return LDR_TRY_NOENT;
 	if (rc && file_is_dir(s->root, ldr_fs_path(s, path))) {
@@ -92,20 +94,56 @@ enum ldr_try ldr_try_file(struct ldr_session *s, const char *path, const char *n
 		*why = arena_strdup(s->a, err.msg);
 		return LDR_TRY_SKIP; /* unreadable (EACCES): glibc goes on */
 	}
-	t = verify(&s->plat, m.p, m.n, why);
-	if (t == LDR_TRY_OK) {
-		/* The same file under another name is the object already loaded. */
-		for (i = 0; i < s->n_objs && *obj < 0; i++)
-			if (s->objs[i].dev == m.dev && s->objs[i].ino == m.ino)
-				*obj = (int)i;
-		if (*obj < 0)
-			*obj = ldr_add_object(s, path, name, loader, &m);
-		if (*obj < 0) {
-			*why = "too many objects";
-			t = LDR_TRY_FATAL;
-		}
+	t = verify(&s->plat, m->p, m->n, why);
+	if (t != LDR_TRY_OK)
+		fmap_close(m);
+	return t;
+}
+
+enum ldr_try ldr_try_file(struct ldr_session *s, const char *path, const char *name, int loader,
+			  int *obj, const char **why)
+{
+	struct cd_fmap m;
+	enum ldr_try t;
+	size_t i;
+
+	*obj = -1;
+	t = open_verify(s, path, &m, why);
+	if (t != LDR_TRY_OK)
+		return t;
+	/* The same file under another name is the object already loaded. */
+	for (i = 0; i < s->n_objs && *obj < 0; i++)
+		if (s->objs[i].dev == m.dev && s->objs[i].ino == m.ino)
+			*obj = (int)i;
+	if (*obj < 0)
+		*obj = ldr_add_object(s, path, name, loader, &m);
+	if (*obj < 0) {
+		*why = "too many objects";
+		t = LDR_TRY_FATAL;
 	}
 	fmap_close(&m);
+	return t;
+}
+
+/* One candidate of a search: loaded, or only checked when st->look. */
+static enum ldr_try try_cand(struct ldr_session *s, const char *path, const char *name,
+			     struct srch *st, const char **why)
+{
+	struct cd_fmap m;
+	enum ldr_try t;
+	int obj;
+
+	if (!st->look) {
+		t = ldr_try_file(s, path, name, st->owner, &obj, why);
+		if (t == LDR_TRY_OK)
+			st->obj = obj;
+		return t;
+	}
+	t = open_verify(s, path, &m, why);
+	if (t == LDR_TRY_OK) {
+		fmap_close(&m);
+		st->found = path;
+	}
 	return t;
 }
 
@@ -114,12 +152,10 @@ static int try_dirs(struct ldr_session *s, const char *const *dirs, size_t n, co
 {
 	const char *why;
 	size_t i;
-	int obj;
 
 	for (i = 0; i < n; i++) {
-		switch (ldr_try_file(s, fsu_path(s->a, dirs[i], name), name, st->owner, &obj,
-				     &why)) {
-		case LDR_TRY_OK: st->obj = obj; return 1;
+		switch (try_cand(s, fsu_path(s->a, dirs[i], name), name, st, &why)) {
+		case LDR_TRY_OK: return 1;
 		case LDR_TRY_SKIP_CLASS: st->other_class = 1; break;
 		case LDR_TRY_FATAL: st->fatal = why; return -1;
 		default: break;
@@ -144,6 +180,19 @@ static void obj_dirs(struct ldr_session *s, int i, int runpath)
 			s->truncated = 1;
 		o->rpath_done = 1;
 	}
+}
+
+/* RUNPATH of the requester itself: never inherited. */
+static int try_runpath(struct ldr_session *s, int loader, struct ldr_need *need, struct srch *st)
+{
+	int r;
+
+	obj_dirs(s, loader, 1);
+	r = try_dirs(s, s->objs[loader].runpath_dirs, s->objs[loader].n_runpath_dirs, need->name,
+		     st);
+	if (r > 0)
+		need->tag_from = loader;
+	return r;
 }
 
 /* RPATH of the loader chain, then of the executable (loader has no RUNPATH). */
@@ -189,15 +238,14 @@ static int try_cache(struct ldr_session *s, int loader, struct ldr_need *need, s
 {
 	struct ldc_entry e;
 	const char *why;
-	int obj;
 
 	if (!s->cache_ok ||
 	    ldc_lookup(&s->cache, need->name, s->plat.cache_flags, &e, &need->hwcaps_candidates))
 		return 0;
 	if (s->objs[loader].nodeflib && in_sysdir(s, e.value))
 		return 0;
-	switch (ldr_try_file(s, arena_strdup(s->a, e.value), need->name, st->owner, &obj, &why)) {
-	case LDR_TRY_OK: st->obj = obj; return 1;
+	switch (try_cand(s, arena_strdup(s->a, e.value), need->name, st, &why)) {
+	case LDR_TRY_OK: return 1;
 	case LDR_TRY_SKIP_CLASS: st->other_class = 1; return 0;
 	case LDR_TRY_FATAL: st->fatal = why; return -1;
 	default: return 0;
@@ -206,7 +254,7 @@ static int try_cache(struct ldr_session *s, int loader, struct ldr_need *need, s
 
 void ldr_search(struct ldr_session *s, int loader, struct ldr_need *need)
 {
-	struct srch st = {need->kind == LDR_KIND_DLOPEN ? -1 : loader, 0, NULL, -1};
+	struct srch st = {need->kind == LDR_KIND_DLOPEN ? -1 : loader, 0, NULL, -1, 0, NULL};
 	int has_runpath = s->objs[loader].runpath != NULL; /* objs may move: no pointers */
 	int r = 0;
 
@@ -215,15 +263,8 @@ void ldr_search(struct ldr_session *s, int loader, struct ldr_need *need)
 		need->rule = LDR_RULE_RPATH;
 	if (!r && (r = try_dirs(s, s->llp, s->n_llp, need->name, &st)) > 0)
 		need->rule = LDR_RULE_LD_LIBRARY_PATH;
-	if (!r && has_runpath) {
-		obj_dirs(s, loader, 1);
-		r = try_dirs(s, s->objs[loader].runpath_dirs, s->objs[loader].n_runpath_dirs,
-			     need->name, &st);
-		if (r > 0) {
-			need->rule = LDR_RULE_RUNPATH;
-			need->tag_from = loader;
-		}
-	}
+	if (!r && has_runpath && (r = try_runpath(s, loader, need, &st)) > 0)
+		need->rule = LDR_RULE_RUNPATH;
 	if (!r && (r = try_cache(s, loader, need, &st)) > 0)
 		need->rule = LDR_RULE_LD_SO_CACHE;
 	if (!r && !s->objs[loader].nodeflib &&
@@ -243,4 +284,47 @@ void ldr_search(struct ldr_session *s, int loader, struct ldr_need *need)
 					   : "wrong ELF class: ELFCLASS64";
 	else
 		need->error = "cannot open shared object file: No such file or directory";
+}
+
+static int look_ok(const struct ldr_session *s, int obj, const char *name)
+{
+	return obj >= 0 && (size_t)obj < s->n_objs && name && *name && !strchr(name, '/');
+}
+
+const char *ldr_find_by_tags(struct ldr_session *s, int by, const char *name, int *tag_from)
+{
+	struct srch st = {-1, 0, NULL, -1, 1, NULL};
+	struct ldr_need need;
+	int r;
+
+	*tag_from = -1;
+	if (!look_ok(s, by, name))
+		return NULL;
+	memset(&need, 0, sizeof(need));
+	need.name = name;
+	need.tag_from = -1;
+	r = s->objs[by].runpath ? try_runpath(s, by, &need, &st) : try_rpaths(s, by, &need, &st);
+	if (r <= 0)
+		return NULL;
+	*tag_from = need.tag_from;
+	return st.found;
+}
+
+const char *ldr_find_in_tags(struct ldr_session *s, int obj, const char *name)
+{
+	struct srch st = {-1, 0, NULL, -1, 1, NULL};
+	struct ldr_need need;
+	int r = 0;
+
+	if (!look_ok(s, obj, name))
+		return NULL;
+	memset(&need, 0, sizeof(need));
+	need.name = name;
+	if (s->objs[obj].runpath) {
+		r = try_runpath(s, obj, &need, &st);
+	} else if (s->objs[obj].rpath) {
+		obj_dirs(s, obj, 0);
+		r = try_dirs(s, s->objs[obj].rpath_dirs, s->objs[obj].n_rpath_dirs, name, &st);
+	}
+	return r > 0 ? st.found : NULL;
 }

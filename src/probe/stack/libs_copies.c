@@ -170,11 +170,12 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 		const struct cdir *c = &cs->dirs[d];
 		for (i = lower(c->names, c->n, stem);
 		     i < c->n && str_has_prefix(c->names[i], stem) && n < COPIES_MAX; i++) {
-			const char *real;
+			const char *at, *real;
 			int dup = 0;
 			if (!libs_copy_matches(soname, c->names[i]))
 				continue;
-			real = libs_canon(r, fsu_path(&r->f->arena, c->path, c->names[i]));
+			at = fsu_path(&r->f->arena, c->path, c->names[i]);
+			real = libs_canon(r, at);
 			if (!real || (skip && !strcmp(real, skip)))
 				continue;
 			for (k = 0; k < n; k++)
@@ -182,7 +183,7 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 			if (dup)
 				continue;
 			out[n].path = real;
-			libs_version_of(r, real, &out[n].version, &out[n].version_source,
+			libs_version_of(r, at, real, &out[n].version, &out[n].version_source,
 					&out[n].owner);
 			n++;
 		}
@@ -193,29 +194,6 @@ static struct cd_lib_copy *copies_of(struct libs_run *r, const char *soname, con
 
 /* ---- the copy the requester ships with ---------------------------------------- */
 
-/* The first dir of a ':' list (tokens expanded with origin) holding name. */
-static const char *first_in(struct libs_run *r, const char *list, const char *origin,
-			    const char *name)
-{
-	const char *p = list;
-	char el[PATH_MAX];
-
-	while (p && *p) {
-		size_t n = strcspn(p, ":");
-		const char *x, *cand;
-		if (n && n < sizeof(el)) {
-			memcpy(el, p, n);
-			el[n] = '\0';
-			x = ldr_expand(&r->s, el, origin);
-			cand = x ? fsu_path(&r->f->arena, x, name) : NULL;
-			if (cand && file_is_reg(&r->f->root, cand))
-				return cand;
-		}
-		p += n + (p[n] == ':');
-	}
-	return NULL;
-}
-
 static const char *dir_of(struct cd_arena *a, const char *path)
 {
 	const char *s = path ? strrchr(path, '/') : NULL;
@@ -223,33 +201,28 @@ static const char *dir_of(struct cd_arena *a, const char *path)
 	return s ? arena_strndup(a, path, (size_t)(s - path)) : NULL;
 }
 
-/* Where requester `by` means name to come from, and which tag says so. */
+/* Where requester `by` means name to come from, and which tag says so: the
+ * loader's own search through its tags (ldresolve.h), else, for a library
+ * of site-packages, the directories torch's _C names. */
 static const char *intended(struct libs_run *r, int by, const char *name, const char **why)
 {
-	const struct ldr_session *s = &r->s;
-	const struct ldr_obj *o = &s->objs[by];
-	const char *hit = NULL;
+	struct ldr_session *s = &r->s;
+	const char *hit;
 	size_t rel;
-	int l;
+	int from;
 
-	if (o->runpath) {
-		hit = first_in(r, o->runpath, o->origin, name);
-		*why = arena_printf(&r->f->arena, "RUNPATH of %s", o->path);
-	} else {
-		for (l = by; l >= 0 && !hit; l = s->objs[l].loader) {
-			hit = s->objs[l].rpath
-				      ? first_in(r, s->objs[l].rpath, s->objs[l].origin, name)
-				      : NULL;
-			*why = arena_printf(&r->f->arena, "RPATH of %s", s->objs[l].path);
-		}
+	hit = ldr_find_by_tags(s, by, name, &from);
+	if (hit) {
+		*why = arena_printf(&r->f->arena, "%s of %s",
+				    s->objs[by].runpath ? "RUNPATH" : "RPATH", s->objs[from].path);
+		return hit;
 	}
-	if (!hit && r->c_obj >= 0 && libs_site_index(r, o->path, &rel) >= 0) {
-		const struct ldr_obj *c = &s->objs[r->c_obj];
-		const char *tags = c->runpath ? c->runpath : c->rpath_tag;
-		hit = tags ? first_in(r, tags, c->origin, name) : NULL;
-		*why = arena_printf(&r->f->arena, "torch's wheel layout (%s of %s)",
-				    c->runpath ? "RUNPATH" : "RPATH", c->path);
-	}
+	if (r->c_obj < 0 || libs_site_index(r, s->objs[by].path, &rel) < 0)
+		return NULL;
+	hit = ldr_find_in_tags(s, r->c_obj, name);
+	*why = arena_printf(&r->f->arena, "torch's wheel layout (%s of %s)",
+			    s->objs[r->c_obj].runpath ? "RUNPATH" : "RPATH",
+			    s->objs[r->c_obj].path);
 	return hit;
 }
 
@@ -299,7 +272,7 @@ static void shadow_check(struct libs_run *r, size_t k)
 	it->intended = libs_canon(r, want);
 	if (!it->intended)
 		it->intended = want;
-	libs_version_of(r, it->intended, &wv, &ws, &wo);
+	libs_version_of(r, want, it->intended, &wv, &ws, &wo);
 	it->intended_version = wv;
 	it->intended_by = why;
 	it->shadow_by = cause(r, n, it);
@@ -345,7 +318,8 @@ void libs_copies(struct libs_run *r)
 		if (!it->cuda && !torchlib)
 			continue;
 		it->realpath = libs_canon(r, it->path);
-		libs_version_of(r, it->realpath, &it->version, &it->version_source, &it->owner);
+		libs_version_of(r, it->path, it->realpath, &it->version, &it->version_source,
+				&it->owner);
 		if (it->cuda && it->soname)
 			it->copies = copies_of(r, it->soname, it->realpath, &it->n_copies);
 	}

@@ -56,10 +56,11 @@ int libs_site_of(const struct cd_stack_facts *st, const char *path, size_t *rel)
 /* The same, trying the canonical site paths too; *rel is where the path
  * inside the site starts. */
 int libs_site_index(struct libs_run *r, const char *path, size_t *rel);
-/* Version of the file at (canonical) path real: a full one from its name,
- * else its wheel's, else the short one of its name; with its source
- * ("file-name", "wheel") and owner. All NULL when unknown. */
-void libs_version_of(struct libs_run *r, const char *real, const char **version,
+/* Version of the file opened at path, whose canonical path is real: a full
+ * one from its real name, else its wheel's, else the short one of its name;
+ * with its source ("file-name", "wheel") and owner (by real, else by path in
+ * a tree of links). All NULL when unknown. */
+void libs_version_of(struct libs_run *r, const char *path, const char *real, const char **version,
 		     const char **source, const char **owner);
 /* The distribution owning path (in a site directory): "name version" and its
  * version, from torch's layout or the RECORD of the wheels in that site. */

@@ -3,7 +3,8 @@
  * import *`) and the loader rules:
  *  1. the program: the environment's Python executable (its DT_NEEDED and
  *     LD_PRELOAD); when it cannot be read, torch/_C itself stands in for it
- *     (as `cuda-doctor ldd` does) and steps 2-3 follow its tree;
+ *     (as `cuda-doctor ldd` does: $ORIGIN the directory it was opened in,
+ *     never its real path) and steps 2-3 follow its tree;
  *  2. torch/lib/libtorch_global_deps.so, by path;
  *  3. the preloads of data/dlopen_libs.tsv (kind preload) for this torch
  *     version: the first sys.path match of nvidia/<folder>/lib,
@@ -280,7 +281,6 @@ static void session_init(struct libs_run *r)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.ld_library_path = facts_getenv(r->f, "LD_LIBRARY_PATH");
 	cfg.ld_preload = facts_getenv(r->f, "LD_PRELOAD");
-	cfg.main_origin_realpath = 1; /* python is started by execve */
 	if (r->f->root.is_host)
 		cfg.cwd = arena_strdup(&r->f->arena, fsu_cwd(cwd, sizeof(cwd)));
 	ldr_init(&r->s, &r->f->root, &cfg, &r->f->arena);
@@ -319,7 +319,9 @@ void libs_load(struct libs_run *r)
 		return;
 	}
 	r->L->resolved_from = c;
-	if (prog && ldr_load_main(&r->s, prog, NULL) == 0) {
+	/* Python is started by execve; a stand-in _C is opened by its path, so
+	 * in a tree of symbolic links its $ORIGIN stays in that tree. */
+	if (prog && ldr_load_exec(&r->s, prog, NULL) == 0) {
 		r->L->program = prog;
 		global_deps(r);
 		preloads(r);

@@ -245,18 +245,35 @@ int libs_owner(struct libs_run *r, const char *path, const char **owner, const c
 	return 0;
 }
 
-/* Version of the file at (canonical) path: a full one from its name, else
- * its wheel's, else the short one of its name. */
-void libs_version_of(struct libs_run *r, const char *real, const char **version,
+/* Where path lies with its directory resolved but not the file itself: in
+ * a tree of links the file's own link is what the environment installed. */
+static const char *placed_at(struct libs_run *r, const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL, *dir;
+
+	if (!slash || slash == path)
+		return NULL;
+	dir = libs_canon(r, arena_strndup(&r->f->arena, path, (size_t)(slash - path)));
+	return dir ? fsu_path(&r->f->arena, dir, slash + 1) : NULL;
+}
+
+/* Version of a file: a full one from its real name, else its wheel's, else
+ * the short one of its name. The owner is that of its real path; when that
+ * has none (the real file lies in a tree the environment links into: a
+ * `cp -rs` copy, uv's symlink mode, a Nix or Bazel tree), that of the place
+ * it was opened from, which the environment's RECORD names. */
+void libs_version_of(struct libs_run *r, const char *path, const char *real, const char **version,
 		     const char **source, const char **owner)
 {
-	const char *base = real ? strrchr(real, '/') : NULL, *wv = NULL;
+	const char *base = real ? strrchr(real, '/') : NULL, *wv = NULL, *at;
 	char v[64];
 	int parts = base ? libs_file_version(base + 1, v, sizeof(v)) : 0;
 
 	*version = *source = *owner = NULL;
 	if (real) /* no owner: both stay NULL */
 		(void)!libs_owner(r, real, owner, &wv);
+	if (!*owner && real && (at = placed_at(r, path)) && strcmp(at, real))
+		(void)!libs_owner(r, at, owner, &wv);
 	if (parts >= 3) {
 		*version = arena_strdup(&r->f->arena, v);
 		*source = "file-name";
@@ -276,7 +293,8 @@ int libs_nvrtc_mm(struct libs_run *r, char *out, size_t cap)
 
 	for (i = 0; i < r->s.n_objs && !v; i++)
 		if (r->s.objs[i].soname && str_has_prefix(r->s.objs[i].soname, "libnvrtc.so."))
-			libs_version_of(r, libs_canon(r, r->s.objs[i].path), &v, &src, &own);
+			libs_version_of(r, r->s.objs[i].path, libs_canon(r, r->s.objs[i].path), &v,
+					&src, &own);
 	if (!v)
 		v = r->st->torch.cuda;
 	dot = v ? strchr(v, '.') : NULL;
