@@ -66,6 +66,7 @@ enum {
 /* Caps: more than this is treated as corrupt, not as work to do. */
 #define ELF_MAX_SECTIONS (1u << 20)
 #define ELF_MAX_NEEDED	 4096u
+#define ELF_MAX_DYNAMIC	 (1u << 16) /* entries before DT_NULL; real files have < 100 */
 #define ELF_MAX_SYMBOLS	 (1u << 24)
 
 struct elf_file {
