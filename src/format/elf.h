@@ -164,9 +164,29 @@ CD_WUR int elf_dynamic_read(const struct elf_file *e, struct cd_arena *a, struct
 			    struct cd_err *err);
 
 /* Every .dynsym entry but the null one, with GNU versions when the version
- * sections are sound. *out is an arena array; CD_ENOENT without .dynsym. */
+ * sections are sound. *out is an arena array of the table's count (up to
+ * ELF_MAX_SYMBOLS); CD_ENOENT without .dynsym. */
 CD_WUR int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out,
 		       size_t *n, struct cd_err *err);
+
+/* The same one symbol at a time, with nothing the size of the table built:
+ * for a reader that looks at each symbol once. Only the version names go to
+ * the arena. */
+struct elf_dynsym_iter {
+	const struct elf_file *e;
+	struct cd_span tab, str, versym;
+	const char **vname; /* by version index; NULL when the versions are unknown */
+	uint32_t n_vname;
+	uint64_t i;	/* the next symbol */
+	uint64_t count; /* entries of .dynsym, the null one included */
+};
+
+/* The errors of elf_dynsyms before its first symbol. */
+CD_WUR int elf_dynsym_open(const struct elf_file *e, struct cd_arena *a, struct elf_dynsym_iter *it,
+			   struct cd_err *err);
+/* 1 and the next symbol in *out; 0 after the last; CD_ERANGE when its name
+ * lies outside its string table. */
+CD_WUR int elf_dynsym_next(struct elf_dynsym_iter *it, struct elf_sym *out, struct cd_err *err);
 
 /* "x86_64", "aarch64", ...; "machine-N" style text goes to buf for others. */
 const char *elf_machine_name(uint16_t machine, char *buf, size_t cap);

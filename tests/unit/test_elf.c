@@ -345,6 +345,50 @@ static void dynsym_entsize(void **state)
 	arena_free(&a);
 }
 
+/* The iterator: the same symbols one at a time; a name outside the strings
+ * fails at that symbol, after the ones before it. */
+static void dynsym_iter(void **state)
+{
+	static uint8_t syms[24 * 4];
+	struct cd_arena a;
+	struct elf_file e;
+	struct elf_dynsym_iter it;
+	struct elf_sym sym;
+	struct eg_spec s = {0};
+	size_t n;
+
+	(void)state;
+	arena_init(&a);
+	memset(syms, 0, sizeof(syms));
+	syms[24 + 6] = 1;	    /* symbol 1: defined (st_shndx 1) */
+	memset(syms + 72, 0xff, 4); /* symbol 3: st_name far outside .dynstr */
+	s.is64 = 1;
+	s.extra_name = ".dynsym";
+	s.extra = syms;
+	s.extra_n = sizeof(syms);
+	s.extra_type = ELF_SHT_DYNSYM;
+	s.extra_link = 1;
+	s.extra_entsize = 24;
+	n = eg_build(&s, buf, sizeof(buf));
+	assert_int_equal(elf_parse(buf, n, &e, NULL), 0);
+	assert_int_equal(elf_dynsym_open(&e, &a, &it, NULL), 0);
+	assert_int_equal(it.count, 4);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), 1);
+	assert_true(sym.defined);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), 1);
+	assert_false(sym.defined);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), CD_ERANGE);
+	memset(syms + 72, 0, 4); /* symbol 3 named "" */
+	n = eg_build(&s, buf, sizeof(buf));
+	assert_int_equal(elf_parse(buf, n, &e, NULL), 0);
+	assert_int_equal(elf_dynsym_open(&e, &a, &it, NULL), 0);
+	for (n = 0; elf_dynsym_next(&it, &sym, NULL) == 1;)
+		n++;
+	assert_int_equal(n, 3);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), 0); /* and stays at the end */
+	arena_free(&a);
+}
+
 /* Every dynamic symbol of a host library, as readelf names it: "name",
  * "name@@VER" (defined, default), "name@VER" (hidden, or a reference).
  * Returns the number compared, -1 when the library or readelf is missing. */
@@ -436,7 +480,7 @@ int main(void)
 		cmocka_unit_test(extended_counts), cmocka_unit_test(bad_dynamic),
 		cmocka_unit_test(too_many_needed), cmocka_unit_test(too_many_dynamic),
 		cmocka_unit_test(vaddr_overflow),  cmocka_unit_test(dynsym_entsize),
-		cmocka_unit_test(host_symbols),
+		cmocka_unit_test(dynsym_iter),	   cmocka_unit_test(host_symbols),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
