@@ -27,7 +27,9 @@
  * --deep). */
 #define DROP_BYTES ((uint64_t)4 << 20)
 
-/* Container extents into start/len (arena arrays); the count, or 0. */
+/* Container extents into start/len (arena arrays); the count, or 0. A walk
+ * that stops short (a bad container, CONTAINERS_MAX, more than FATBIN_GAP_MAX
+ * bytes without one, as fatbin_walk stops) says so in *error. */
 static size_t containers(struct cd_arena *a, const struct cd_fmap *m, const uint8_t *p, size_t n,
 			 uint64_t **start, uint64_t **len, const char **error)
 {
@@ -35,7 +37,22 @@ static size_t containers(struct cd_arena *a, const struct cd_fmap *m, const uint
 	uint64_t off = 0, at, h, sz, *s = NULL, *l = NULL, *g;
 	uint64_t dropped = 0;
 
-	while ((at = fatbin_next_container(p, n, off)) < n && k < CONTAINERS_MAX) {
+	for (;;) {
+		at = fatbin_next_container(p, n, off);
+		if (at >= n && n - off > FATBIN_GAP_MAX + FATBIN_HDR_SIZE)
+			*error = arena_printf(a,
+					      "no fatbin container in the %llu bytes after offset "
+					      "%llu of the %zu-byte section: the rest is not read",
+					      (unsigned long long)FATBIN_GAP_MAX,
+					      (unsigned long long)off, n);
+		if (at >= n)
+			break;
+		if (k == CONTAINERS_MAX) {
+			*error = arena_printf(
+				a, "more than %u fatbin containers: the rest is not read",
+				CONTAINERS_MAX);
+			break;
+		}
 		if (fatbin_container(p, n, at, &h, &sz)) {
 			*error = arena_printf(a, "fatbin container at %llu runs past the section",
 					      (unsigned long long)at);
