@@ -1,11 +1,9 @@
-/* stindex: a checkpoint's shard index (model.safetensors.index.json,
- * pytorch_model.bin.index.json: {"metadata": {"total_size": N}, "weight_map":
- * {tensor: shard file}}) read in one pass without a JSON tree, as jansson
- * would read it (a repeated key: its first place, its last value). Tensor
- * names point into the caller's bytes (an escaped one into the arena), so p
- * must outlive x; shard names are arena copies; the tables are the heap's,
- * freed by stindex_free. CD_EFORMAT on invalid JSON, CD_ERANGE past a cap
- * (x->over_cap says which), CD_ENOMEM; err says where. */
+/* stindex: a checkpoint's shard index ({"metadata": {"total_size": N},
+ * "weight_map": {tensor: shard file}}) read in one pass without a JSON tree,
+ * as jansson reads it (a repeated key: its first place, its last value).
+ * Tensor names point into the caller's bytes (p must outlive x), shard names
+ * into the arena, the tables are the heap's (stindex_free). CD_EFORMAT on
+ * invalid JSON, CD_ERANGE past a cap (over_cap says which), CD_ENOMEM. */
 #ifndef CD_STINDEX_H
 #define CD_STINDEX_H
 

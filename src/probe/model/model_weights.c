@@ -221,6 +221,8 @@ static const char *index_problem(struct cd_facts *f, const char *name, int rc,
 		return arena_printf(&f->arena,
 				    "%s lists more than %u tensors: cuda-doctor reads at most %u",
 				    name, STINDEX_TENSORS_MAX, STINDEX_TENSORS_MAX);
+	if (rc == CD_ENOMEM)
+		return arena_printf(&f->arena, "%s: %s", name, err->msg);
 	if (rc)
 		return arena_printf(&f->arena, "%s is not valid JSON: %s", name,
 				    str_has_prefix(err->msg, "JSON: ") ? err->msg + 6 : err->msg);
