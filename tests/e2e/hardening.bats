@@ -365,6 +365,12 @@ open(sys.argv[1], "wb").write(d)' "$so"
 	[ "$(jq -r .fatbin.complete <<<"$output")" = false ]
 }
 
+# A sanitizer build: its allocator's redzones and quarantine make a heap's
+# peak RSS no measure of the code (mapped files are still measured).
+san_build() {
+	ldd "$CD" | grep -q libasan
+}
+
 # Set the sh_size of section NAME in the ELF64 file FILE to SIZE.
 section_size() {
 	python3 -c '
@@ -481,7 +487,7 @@ json.dump({"metadata": {"total_size": 1},
 	[ "$(jq -r .model.weights.format <<<"$output")" = safetensors-sharded ]
 	kb=$(tail -n 1 "$TOP/kb")
 	echo "$kb KB"
-	[ "$kb" -lt 131072 ]
+	san_build || [ "$kb" -lt 131072 ]
 	[ "$(jq -r .model.weights.index_error <<<"$output")" = \
 		"model.safetensors.index.json names more than 4096 shard files: cuda-doctor checks at most 4096 (a real checkpoint has at most a few thousand)" ]
 	[ "$(jq -r '.model.weights.files | length' <<<"$output")" = 1 ]
@@ -503,7 +509,7 @@ json.dump({"metadata": {"total_size": 1},
 	run /usr/bin/time -f "%M %e" -o "$TOP/kb" "$CD" model "$TOP" --gpu-memory 80G --json
 	read -r kb secs < <(tail -n 1 "$TOP/kb")
 	echo "$kb KB, $secs s"
-	[ "$kb" -lt 131072 ]
+	san_build || [ "$kb" -lt 131072 ]
 	[ "$(jq -r .model.weights.index_error <<<"$output")" = null ]
 	[ "$(jq -r '[.model.weights.files[] | select(.state == "missing")] | length' <<<"$output")" = 100 ]
 	[ "$(jq -r '.model.weights.files[1].name' <<<"$output")" = model-00000.safetensors ]
