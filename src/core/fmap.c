@@ -9,9 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* name is what error messages call the file (the in-root path under --root). */
-static int map_named(const char *host_path, const char *name, size_t max, struct cd_fmap *m,
-		     struct cd_err *err)
+/* name is what error messages call the file (the in-root path under --root);
+ * keep: the descriptor stays open with the mapping. */
+static int map_named(const char *host_path, const char *name, size_t max, int keep,
+		     struct cd_fmap *m, struct cd_err *err)
 {
 	struct stat st;
 	int fd, rc = 0;
@@ -55,12 +56,17 @@ static int map_named(const char *host_path, const char *name, size_t max, struct
 	m->p = base;
 	m->n = (size_t)st.st_size;
 out:
-	close(fd);
+	if (!rc && keep) {
+		m->fd = fd;
+		m->has_fd = 1;
+	} else {
+		close(fd);
+	}
 	return rc;
 }
 
-int fmap_open(const struct cd_root *r, const char *path, size_t max, struct cd_fmap *m,
-	      struct cd_err *err)
+static int open_in_root(const struct cd_root *r, const char *path, size_t max, int keep,
+			struct cd_fmap *m, struct cd_err *err)
 {
 	char host[PATH_MAX];
 
@@ -69,21 +75,76 @@ int fmap_open(const struct cd_root *r, const char *path, size_t max, struct cd_f
 		m->p = (const uint8_t *)"";
 		return err_set(err, CD_ENOENT, "%s: path cannot be resolved", path);
 	}
-	return map_named(host, path, max, m, err);
+	return map_named(host, path, max, keep, m, err);
+}
+
+int fmap_open(const struct cd_root *r, const char *path, size_t max, struct cd_fmap *m,
+	      struct cd_err *err)
+{
+	return open_in_root(r, path, max, 0, m, err);
+}
+
+int fmap_open_scan(const struct cd_root *r, const char *path, size_t max, struct cd_fmap *m,
+		   struct cd_err *err)
+{
+	return open_in_root(r, path, max, 1, m, err);
 }
 
 int fmap_open_host(const char *host_path, size_t max, struct cd_fmap *m, struct cd_err *err)
 {
-	return map_named(host_path, host_path, max, m, err);
+	return map_named(host_path, host_path, max, 0, m, err);
+}
+
+/* lseek(whence) from off, inside [off, m->n]; fallback when it cannot tell
+ * (ENXIO from SEEK_DATA: only a hole from off on, m->n). */
+static uint64_t seek_to(const struct cd_fmap *m, uint64_t off, int whence, uint64_t fallback)
+{
+	off_t at = lseek(m->fd, (off_t)off, whence);
+
+	if (at < 0)
+		return whence == SEEK_DATA && errno == ENXIO ? m->n : fallback;
+	return (uint64_t)at < off ? off : (uint64_t)at > m->n ? m->n : (uint64_t)at;
+}
+
+void fmap_data_run(const struct cd_fmap *m, uint64_t off, uint64_t *start, uint64_t *end)
+{
+	*start = off < m->n ? off : m->n;
+	*end = m->n;
+	if (!m->has_fd || *start >= m->n || off > (uint64_t)INT64_MAX)
+		return;
+	*start = seek_to(m, off, SEEK_DATA, off);
+	if (*start < m->n)
+		*end = seek_to(m, *start, SEEK_HOLE, m->n);
+	if (*end <= *start) /* the file changed under the reader: say data */
+		*end = m->n;
+}
+
+void fmap_release(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = pg > 0 && !(pg & (pg - 1)) ? (uintptr_t)pg - 1 : 4095;
+	uintptr_t lo = (uintptr_t)m->base, hi = lo + m->maplen, a, b;
+
+	if (!m->base || from >= to)
+		return;
+	a = (uintptr_t)from < lo ? lo : (uintptr_t)from;
+	b = (uintptr_t)to > hi ? hi : (uintptr_t)to;
+	a = (a + mask) & ~mask;
+	b &= ~mask;
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 void fmap_close(struct cd_fmap *m)
 {
 	if (m && m->base)
 		munmap(m->base, m->maplen);
+	if (m && m->has_fd)
+		close(m->fd);
 	if (m) {
 		m->base = NULL;
 		m->p = (const uint8_t *)"";
 		m->n = 0;
+		m->has_fd = 0;
 	}
 }

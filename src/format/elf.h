@@ -66,6 +66,7 @@ enum {
 /* Caps: more than this is treated as corrupt, not as work to do. */
 #define ELF_MAX_SECTIONS (1u << 20)
 #define ELF_MAX_NEEDED	 4096u
+#define ELF_MAX_DYNAMIC	 (1u << 16) /* entries before DT_NULL; real files have < 100 */
 #define ELF_MAX_SYMBOLS	 (1u << 24)
 
 struct elf_file {
@@ -163,9 +164,29 @@ CD_WUR int elf_dynamic_read(const struct elf_file *e, struct cd_arena *a, struct
 			    struct cd_err *err);
 
 /* Every .dynsym entry but the null one, with GNU versions when the version
- * sections are sound. *out is an arena array; CD_ENOENT without .dynsym. */
+ * sections are sound. *out is an arena array of the table's count (up to
+ * ELF_MAX_SYMBOLS); CD_ENOENT without .dynsym. */
 CD_WUR int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out,
 		       size_t *n, struct cd_err *err);
+
+/* The same one symbol at a time, with nothing the size of the table built:
+ * for a reader that looks at each symbol once. Only the version names go to
+ * the arena. */
+struct elf_dynsym_iter {
+	const struct elf_file *e;
+	struct cd_span tab, str, versym;
+	const char **vname; /* by version index; NULL when the versions are unknown */
+	uint32_t n_vname;
+	uint64_t i;	/* the next symbol */
+	uint64_t count; /* entries of .dynsym, the null one included */
+};
+
+/* The errors of elf_dynsyms before its first symbol. */
+CD_WUR int elf_dynsym_open(const struct elf_file *e, struct cd_arena *a, struct elf_dynsym_iter *it,
+			   struct cd_err *err);
+/* 1 and the next symbol in *out; 0 after the last; CD_ERANGE when its name
+ * lies outside its string table. */
+CD_WUR int elf_dynsym_next(struct elf_dynsym_iter *it, struct elf_sym *out, struct cd_err *err);
 
 /* "x86_64", "aarch64", ...; "machine-N" style text goes to buf for others. */
 const char *elf_machine_name(uint16_t machine, char *buf, size_t cap);

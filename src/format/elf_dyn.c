@@ -70,6 +70,10 @@ static int find_strtab(const struct elf_file *e, struct dyn_src *d, struct cd_er
 	struct elf_shdr sh;
 
 	for (i = 0; dyn_entry(e, d, i, &tag, &val) == 0 && tag != ELF_DT_NULL; i++) {
+		if (i == ELF_MAX_DYNAMIC) /* the later passes stop where this one does */
+			return err_set(err, CD_EFORMAT,
+				       "more than %u dynamic entries before DT_NULL",
+				       ELF_MAX_DYNAMIC);
 		if (tag == ELF_DT_STRTAB) {
 			addr = val;
 			have_addr = 1;

@@ -138,51 +138,75 @@ static void sym_version(const struct elf_file *e, const struct cd_span *versym,
 		s->version = v->name[vi];
 }
 
-int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out, size_t *n,
-		struct cd_err *err)
+int elf_dynsym_open(const struct elf_file *e, struct cd_arena *a, struct elf_dynsym_iter *it,
+		    struct cd_err *err)
 {
 	struct elf_shdr sh, vs;
-	struct cd_span tab, str, versym = {NULL, 0}, r;
 	struct vtab v;
-	uint64_t count, i, want = e->is64 ? 24 : 16;
-	uint32_t name_off;
+	uint64_t want = e->is64 ? 24 : 16;
 
-	*out = NULL;
-	*n = 0;
+	memset(it, 0, sizeof(*it));
+	it->e = e;
+	it->i = 1; /* the null symbol is skipped */
 	if (elf_section_by_type(e, ELF_SHT_DYNSYM, &sh))
 		return CD_ENOENT;
 	if (sh.entsize != want)
 		return err_set(err, CD_EFORMAT, ".dynsym entry size %llu, expected %llu",
 			       (unsigned long long)sh.entsize, (unsigned long long)want);
-	if (elf_section_data(e, &sh, &tab) || linked_strtab(e, &sh, &str))
+	if (elf_section_data(e, &sh, &it->tab) || linked_strtab(e, &sh, &it->str))
 		return err_set(err, CD_ERANGE, ".dynsym or its strings outside the file");
-	count = tab.n / want;
-	if (count > ELF_MAX_SYMBOLS)
+	it->count = it->tab.n / want;
+	if (it->count > ELF_MAX_SYMBOLS)
 		return err_set(err, CD_EFORMAT, "%llu dynamic symbols: more than %u",
-			       (unsigned long long)count, ELF_MAX_SYMBOLS);
-	if (count < 2)
+			       (unsigned long long)it->count, ELF_MAX_SYMBOLS);
+	if (it->count < 2)
 		return 0;
 	if (elf_section_by_type(e, ELF_SHT_GNU_VERSYM, &vs) == 0 &&
-	    elf_section_data(e, &vs, &versym) == 0 && versym.n / 2 >= count)
+	    elf_section_data(e, &vs, &it->versym) == 0 && it->versym.n / 2 >= it->count) {
 		versions_load(e, a, &v);
-	else {
-		memset(&v, 0, sizeof(v));
-		versym.n = 0;
-	}
-	*out = arena_calloc(a, (size_t)count - 1, sizeof(**out));
-	if (!*out)
-		return err_set(err, CD_ENOMEM, "out of memory for %llu symbols",
-			       (unsigned long long)count);
-	for (i = 1; i < count; i++) {
-		struct elf_sym *s = &(*out)[*n];
-		if (span_sub(tab, i * want, want, &r))
-			break;
-		sym_fill(e, r, s, &name_off);
-		if (span_cstr(str, name_off, &s->name, NULL))
-			return err_set(err, CD_ERANGE, "symbol %llu: name outside its string table",
-				       (unsigned long long)i);
-		sym_version(e, &versym, &v, i, s);
-		(*n)++;
+		it->vname = v.name;
+		it->n_vname = v.n;
+	} else {
+		it->versym.n = 0;
 	}
 	return 0;
+}
+
+int elf_dynsym_next(struct elf_dynsym_iter *it, struct elf_sym *out, struct cd_err *err)
+{
+	uint64_t want = it->e->is64 ? 24 : 16;
+	struct vtab v = {it->vname, it->n_vname};
+	struct cd_span r;
+	uint32_t name_off;
+
+	if (it->i >= it->count || span_sub(it->tab, it->i * want, want, &r))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	sym_fill(it->e, r, out, &name_off);
+	if (span_cstr(it->str, name_off, &out->name, NULL))
+		return err_set(err, CD_ERANGE, "symbol %llu: name outside its string table",
+			       (unsigned long long)it->i);
+	sym_version(it->e, &it->versym, &v, it->i, out);
+	it->i++;
+	return 1;
+}
+
+int elf_dynsyms(const struct elf_file *e, struct cd_arena *a, struct elf_sym **out, size_t *n,
+		struct cd_err *err)
+{
+	struct elf_dynsym_iter it;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = elf_dynsym_open(e, a, &it, err);
+	if (rc || it.count < 2)
+		return rc;
+	*out = arena_calloc(a, (size_t)it.count - 1, sizeof(**out));
+	if (!*out)
+		return err_set(err, CD_ENOMEM, "out of memory for %llu symbols",
+			       (unsigned long long)it.count);
+	while ((rc = elf_dynsym_next(&it, &(*out)[*n], err)) == 1)
+		(*n)++;
+	return rc;
 }

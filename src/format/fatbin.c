@@ -217,34 +217,69 @@ static int plausible(const uint8_t *p, size_t n, uint64_t off, uint64_t *end, ui
 	return 1;
 }
 
-uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
-		     struct fatbin_summary *s)
+void fatbin_scan_init(struct fatbin_scanner *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->budget = SCAN_BUDGET;
+}
+
+void fatbin_scan_step(struct fatbin_scanner *sc, const uint8_t *p, size_t n, uint64_t to,
+		      fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s)
 {
 	static const uint8_t magic[4] = {0x50, 0xed, 0x55, 0xba}; /* FATBIN_MAGIC, LE */
-	uint64_t off = 0, end, found = 0, budget = SCAN_BUDGET;
+	uint64_t off = sc->off, end, last;
 	const uint8_t *hit;
 
-	while (span_ok(n, off, FATBIN_HDR_SIZE) && budget) {
-		/* Look for the magic's last byte: 0xBA is rarer in data than 0x50. */
-		hit = memchr(p + off + 3, magic[3], n - off - (FATBIN_HDR_SIZE - 1));
-		if (!hit)
+	if (n < FATBIN_HDR_SIZE || off > n - FATBIN_HDR_SIZE) {
+		sc->off = n > off ? n : off; /* no header fits from off on */
+		return;
+	}
+	if (to < off + 4)
+		return;
+	/* The last position tried: its magic inside the window, its header
+	 * inside p. */
+	last = to - 4 < n - FATBIN_HDR_SIZE ? to - 4 : n - FATBIN_HDR_SIZE;
+	while (!sc->stopped && off <= last) {
+		if (!sc->budget) {
+			sc->stopped = 1;
 			break;
+		}
+		/* Look for the magic's last byte: 0xBA is rarer in data than 0x50. */
+		hit = memchr(p + off + 3, magic[3], last - off + 1);
+		if (!hit) {
+			off = last + 1;
+			break;
+		}
 		hit -= 3;
 		off = (uint64_t)(hit - p);
-		if (memcmp(hit, magic, 4) != 0 || !plausible(p, n, off, &end, &budget)) {
+		if (memcmp(hit, magic, 4) != 0 || !plausible(p, n, off, &end, &sc->budget)) {
 			off++;
 			continue;
 		}
-		if (walk_entries(p, n, off + FATBIN_HDR_SIZE, end, fn, ctx, s, NULL))
-			break; /* only a callback can stop a checked container */
+		if (walk_entries(p, n, off + FATBIN_HDR_SIZE, end, fn, ctx, s, NULL)) {
+			sc->stopped = 1; /* only a callback can stop a checked container */
+			break;
+		}
 		if (s)
 			s->containers++;
-		found++;
+		sc->found++;
 		off = end;
 	}
-	if (!budget && s)
+	if (!sc->budget && s)
 		s->partial = 1;
-	return found;
+	if (off > n - FATBIN_HDR_SIZE)
+		off = n; /* no header fits after this */
+	sc->off = off > sc->off ? off : sc->off;
+}
+
+uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
+		     struct fatbin_summary *s)
+{
+	struct fatbin_scanner sc;
+
+	fatbin_scan_init(&sc);
+	fatbin_scan_step(&sc, p, n, n, fn, ctx, s);
+	return sc.found;
 }
 
 /* ---- the walk over a stream ------------------------------------------------ */

@@ -91,6 +91,30 @@ CD_WUR int fatbin_summarize(const uint8_t *p, size_t n, struct fatbin_summary *s
  * returns the number of containers found. */
 uint64_t fatbin_scan(const uint8_t *p, size_t n, fatbin_entry_fn fn, void *ctx,
 		     struct fatbin_summary *s);
+
+/* fatbin_scan in steps, so a caller can go through a large section in
+ * windows (dropping the pages behind, skipping holes): a step tries the
+ * positions from off whose magic lies inside [off, to) of p[0, n), and reads
+ * no byte at or past to but those of a container it finds (which may run
+ * past to: off then moves to its end). Then off is the first position not
+ * tried (to - 3 when nothing was found near the end; n when no header fits
+ * after it), where the next window starts. Steps over consecutive windows
+ * find what one fatbin_scan over the whole finds. */
+struct fatbin_scanner {
+	uint64_t off;	 /* where the search goes on */
+	uint64_t budget; /* entry headers it may still check */
+	uint64_t found;	 /* containers found */
+	int stopped;	 /* a callback stopped it or the budget ran out (s->partial) */
+};
+
+void fatbin_scan_init(struct fatbin_scanner *sc);
+/* Search from sc->off up to to; a window shorter than 4 bytes tries nothing
+ * (a longer one moves off on by at least its length less 3).
+ * The caller may move sc->off forward over positions it knows cannot start
+ * a container (ones whose magic would lie in zeros). */
+void fatbin_scan_step(struct fatbin_scanner *sc, const uint8_t *p, size_t n, uint64_t to,
+		      fatbin_entry_fn fn, void *ctx, struct fatbin_summary *s);
+
 /* Add the counts and arch sets of src to dst. */
 void fatbin_summary_merge(struct fatbin_summary *dst, const struct fatbin_summary *src);
 

@@ -209,6 +209,26 @@ int jscan_string(struct jscan *j, struct cd_arena *a, const char **out, size_t *
 	return 0;
 }
 
+int jscan_string_ref(struct jscan *j, struct cd_arena *a, const char **out, size_t *len)
+{
+	size_t at, end;
+
+	if (jscan_peek(j) != '"')
+		return jscan_expect(j, '"');
+	at = j->pos;
+	for (end = at + 1; end < j->n && j->p[end] != '"' && j->p[end] != '\\'; end++)
+		if (j->p[end] < 0x20)
+			break; /* jscan_string says what is wrong */
+	if (end >= j->n || j->p[end] != '"') {
+		j->pos = at;
+		return jscan_string(j, a, out, len);
+	}
+	*out = (const char *)j->p + at + 1;
+	*len = end - at - 1;
+	j->pos = end + 1;
+	return 0;
+}
+
 int jscan_u64(struct jscan *j, uint64_t *out)
 {
 	uint64_t v = 0;

@@ -110,7 +110,7 @@ static void text_archs(const struct tctx *t)
 		fprintf(t->out, "  cuda: %s\n", t->lo->arch_error);
 		return;
 	}
-	if (!a->has_fatbin && a->data_scanned) {
+	if (!a->has_fatbin && a->data_scanned && !a->data_error[0]) {
 		fprintf(t->out, "  cuda: no device code\n");
 		return;
 	}
@@ -127,6 +127,8 @@ static void text_archs(const struct tctx *t)
 	fprintf(t->out, "%s\n", a->sum.n_ptx ? "" : " none");
 	if (a->walk_rc)
 		fprintf(t->out, "  cuda: fatbin read stopped early: %s\n", a->walk_error);
+	if (a->data_error[0])
+		fprintf(t->out, "  cuda: data scan incomplete: %s\n", a->data_error);
 	if (a->n_embedded)
 		fprintf(t->out, "  cuda: %llu fatbin container%s embedded in %s%s\n",
 			(unsigned long long)a->embedded_containers,
@@ -279,11 +281,23 @@ static json_t *j_obj(const struct ldr_session *s, const struct ldr_obj *o)
 	return j;
 }
 
+/* The walk's error and the data scan's, either or both; NULL when none. */
+static json_t *j_fatbin_error(const struct cudaarch *a)
+{
+	char both[sizeof(a->walk_error) + sizeof(a->data_error) + 2];
+
+	if (a->walk_rc && a->data_error[0]) {
+		snprintf(both, sizeof(both), "%s; %s", a->walk_error, a->data_error);
+		return json_str(both);
+	}
+	return json_str(a->walk_rc ? a->walk_error : a->data_error[0] ? a->data_error : NULL);
+}
+
 static json_t *j_fatbin(const struct cudaarch *a)
 {
 	json_t *f;
 
-	if (!a->has_fatbin && a->data_scanned)
+	if (!a->has_fatbin && a->data_scanned && !a->data_error[0])
 		return json_null();
 	f = json_object();
 	json_object_set_new(f, "section", json_str(a->section));
@@ -303,8 +317,9 @@ static json_t *j_fatbin(const struct cudaarch *a)
 			    json_strv(a->embedded, a->n_embedded, a->data_scanned));
 	json_object_set_new(f, "data_scanned", json_boolean(a->data_scanned));
 	json_object_set_new(f, "data_bytes", json_integer((json_int_t)a->data_bytes));
-	json_object_set_new(f, "complete", json_boolean(a->walk_rc == 0 && !a->sum.partial));
-	json_object_set_new(f, "error", json_str(a->walk_rc ? a->walk_error : NULL));
+	json_object_set_new(f, "complete",
+			    json_boolean(a->walk_rc == 0 && !a->sum.partial && !a->data_error[0]));
+	json_object_set_new(f, "error", j_fatbin_error(a));
 	return f;
 }
 

@@ -276,6 +276,62 @@ need_nvcc() { [ -f "$S/torch_k.o" ] || skip "nvcc is not installed"; }
 	[[ "$(jq -r .libraries.problem <<<"$output")" == *"not an ELF object"* ]]
 }
 
+# Issue 16 item 4: a .dynsym header claiming 4,194,304 entries of a sparse
+# file is read one entry at a time with its pages dropped behind (an array
+# for every entry made it 170 MB before); the answer is the same.
+@test "extension ABI: a .dynsym claiming 4 million entries of a sparse file costs no array of them" {
+	local so kb
+	add_ext "$R" "$S"
+	so=$SITE/torchvision/_C.so
+	python3 -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff = struct.unpack_from("<Q", d, 0x28)[0]
+ent, num = struct.unpack_from("<HH", d, 0x3a)
+for i in range(num):
+    o = shoff + i * ent
+    if struct.unpack_from("<I", d, o + 4)[0] == 11:  # SHT_DYNSYM
+        struct.pack_into("<QQ", d, o + 0x18, 64 << 20, (4 << 20) * 24)
+open(sys.argv[1], "wb").write(d)' "$so"
+	truncate -s $(((64 << 20) + (4 << 20) * 24)) "$so"
+	run env -i PATH=/opt/torch/.venv/bin:/usr/bin HOME=/nonexistent \
+		/usr/bin/time -f "%M" -o "$BATS_TEST_TMPDIR/kb" "$CD" --root "$R" check --json
+	kb=$(tail -n 1 "$BATS_TEST_TMPDIR/kb") # after "Command exited with non-zero status 1"
+	echo "$kb KB"
+	[ "$kb" -lt 65536 ]
+	[ "$(jq -c '.libraries.extensions[] | select(.package == "torchvision") | [.abi, .error]' <<<"$output")" = \
+		'[{"torch_imports":0,"missing_count":0,"missing":[]},null]' ]
+	# past the end of the file: an error of that extension, no verdict
+	truncate -s $((64 << 20)) "$so"
+	run cdj
+	[ "$(jq -r '.libraries.extensions[] | select(.package == "torchvision") | .error' <<<"$output")" = \
+		".dynsym or its strings outside the file" ]
+}
+
+# Issue 16 item 4: libtorch_cuda.so's .nv_fatbin header claiming 10 GiB of a
+# sparse file: the walk stops after 1 MiB without a container and says so in
+# torch_archs.error (it stopped there before, in silence).
+@test "torch archs: a .nv_fatbin claiming 10 GiB of a sparse file: what is there, and the rest said" {
+	local lib=$SITE/torch/lib/libtorch_cuda.so
+	readelf -SW "$lib" | grep -q ' \.nv_fatbin ' || skip "no fatbin in the fixture (nvcc is not installed)"
+	python3 -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff = struct.unpack_from("<Q", d, 0x28)[0]
+ent, num, stri = struct.unpack_from("<HHH", d, 0x3a)
+strtab = struct.unpack_from("<Q", d, shoff + stri * ent + 0x18)[0]
+for i in range(num):
+    o = shoff + i * ent
+    nm = struct.unpack_from("<I", d, o)[0]
+    if d[strtab + nm:d.index(b"\0", strtab + nm)] == b".nv_fatbin":
+        struct.pack_into("<Q", d, o + 0x20, 10 << 30)
+open(sys.argv[1], "wb").write(d)' "$lib"
+	truncate -s $(((10 << 30) + (1 << 20))) "$lib"
+	run cdj
+	[ "$(jq -c .libraries.torch_archs.sass <<<"$output")" = '["sm_80","sm_90"]' ]
+	[[ "$(jq -r .libraries.torch_archs.error <<<"$output")" == "no fatbin container in the 1048576 bytes after offset "*" of the 10737418240-byte section: the rest is not read" ]]
+}
+
 @test "bad input under site-packages: corrupt ELF, symlink loop, 10,000 .so files (bounded)" {
 	dist "$SITE" badext 1.0 'torch'
 	mkdir -p "$SITE/badext/deep/er"

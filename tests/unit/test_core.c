@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/file.h"
+#include "core/fmap.h"
 #include "core/fsutil.h"
 #include "core/span.h"
 #include "core/str.h"
@@ -293,6 +295,57 @@ static void root_symlinks(void **state)
 	assert_int_equal(system(host), 0);
 }
 
+/* A sparse file: 4 KiB of 'A', a 1 MiB hole, 4 KiB of 'B'. fmap_data_run
+ * skips the hole where the file system says where data is, never skips
+ * data, and answers [off, n) without a kept descriptor; fmap_release leaves
+ * the bytes readable. */
+static void fmap_holes(void **state)
+{
+	char path[] = "/tmp/cd-unit-sparse-XXXXXX";
+	static char blk[4096];
+	const uint64_t second = (1u << 20) + 4096;
+	struct cd_root r;
+	struct cd_fmap m;
+	uint64_t at, end, i;
+	int fd, holes;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	memset(blk, 'A', sizeof(blk));
+	assert_int_equal(pwrite(fd, blk, sizeof(blk), 0), (ssize_t)sizeof(blk));
+	memset(blk, 'B', sizeof(blk));
+	assert_int_equal(pwrite(fd, blk, sizeof(blk), (off_t)second), (ssize_t)sizeof(blk));
+	holes = lseek(fd, 8192, SEEK_DATA) > 8192;
+	close(fd);
+	assert_int_equal(root_init(&r, NULL, NULL), 0);
+	assert_int_equal(fmap_open_scan(&r, path, (size_t)1 << 30, &m, NULL), 0);
+	assert_int_equal(m.n, second + 4096);
+	fmap_data_run(&m, 100, &at, &end);
+	assert_int_equal(at, 100);
+	assert_true(end >= 4096 && end <= m.n);
+	assert_true(!holes || end < second);
+	fmap_data_run(&m, 8192, &at, &end);
+	assert_true(at >= 8192 && at <= second && end == m.n);
+	assert_true(!holes || at >= (1u << 20));
+	for (i = 8192; i < at; i++) /* what was skipped reads as zeros */
+		assert_int_equal(m.p[i], 0);
+	fmap_data_run(&m, second + 10, &at, &end);
+	assert_true(at == second + 10 && end == m.n);
+	fmap_data_run(&m, m.n, &at, &end);
+	assert_true(at == m.n && end == m.n);
+	fmap_release(&m, m.p, m.p + m.n);
+	assert_int_equal(m.p[0], 'A');
+	assert_int_equal(m.p[second + 4095], 'B');
+	fmap_close(&m);
+	assert_int_equal(fmap_open(&r, path, (size_t)1 << 30, &m, NULL), 0);
+	fmap_data_run(&m, 8192, &at, &end); /* no descriptor kept */
+	assert_true(at == 8192 && end == m.n);
+	fmap_close(&m);
+	fmap_close(&m); /* closing twice is fine */
+	unlink(path);
+}
+
 static void bytes_format(void **state)
 {
 	char b[32];
@@ -322,6 +375,7 @@ int main(void)
 		cmocka_unit_test(path_join),	 cmocka_unit_test(buf_cap),
 		cmocka_unit_test(arena_basic),	 cmocka_unit_test(versions),
 		cmocka_unit_test(root_symlinks), cmocka_unit_test(bytes_format),
+		cmocka_unit_test(fmap_holes),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -256,6 +256,42 @@ static void too_many_needed(void **state)
 	arena_free(&a);
 }
 
+/* More than ELF_MAX_DYNAMIC entries before DT_NULL (65,537 DT_FLAGS): a
+ * format error, not a walk through whatever the file holds. */
+static void too_many_dynamic(void **state)
+{
+	static uint8_t big[(ELF_MAX_DYNAMIC + 2) * 16 + 4096];
+	struct cd_arena a;
+	struct elf_file e;
+	struct elf_dynamic d;
+	struct cd_err err = {0};
+	size_t n = build(1, 0, 0), dyn, k;
+	struct eg_out o = {big, 0, sizeof(big), 1, 0};
+
+	(void)state;
+	arena_init(&a);
+	memcpy(big, buf, n);
+	dyn = (n + 15) / 16 * 16;
+	for (k = 0; k <= ELF_MAX_DYNAMIC; k++) {
+		eg_putw(&o, dyn + k * 16, ELF_DT_FLAGS);
+		eg_putw(&o, dyn + k * 16 + 8, 0);
+	}
+	eg_putw(&o, dyn + k * 16, 0);
+	eg_putw(&o, dyn + k * 16 + 8, 0);
+	n = dyn + k * 16 + 16;
+	eg_phdr(&o, 64, 1, 0, n);
+	eg_phdr(&o, 64 + 56, 2, dyn, n - dyn);
+	assert_int_equal(elf_parse(big, n, &e, NULL), 0);
+	assert_int_equal(elf_dynamic_read(&e, &a, &d, &err), CD_EFORMAT);
+	assert_non_null(strstr(err.msg, "more than 65536 dynamic entries"));
+	/* One fewer is read. */
+	eg_putw(&o, dyn + (k - 1) * 16, 0);
+	assert_int_equal(elf_parse(big, n, &e, NULL), 0);
+	assert_int_equal(elf_dynamic_read(&e, &a, &d, &err), 0);
+	assert_true(d.present);
+	arena_free(&a);
+}
+
 static void vaddr_overflow(void **state)
 {
 	struct elf_file e;
@@ -306,6 +342,50 @@ static void dynsym_entsize(void **state)
 	n = eg_build(&s, buf, sizeof(buf));
 	assert_int_equal(elf_parse(buf, n, &e, NULL), 0);
 	assert_int_equal(elf_dynsyms(&e, &a, &v, &cnt, NULL), CD_ERANGE);
+	arena_free(&a);
+}
+
+/* The iterator: the same symbols one at a time; a name outside the strings
+ * fails at that symbol, after the ones before it. */
+static void dynsym_iter(void **state)
+{
+	static uint8_t syms[24 * 4];
+	struct cd_arena a;
+	struct elf_file e;
+	struct elf_dynsym_iter it;
+	struct elf_sym sym;
+	struct eg_spec s = {0};
+	size_t n;
+
+	(void)state;
+	arena_init(&a);
+	memset(syms, 0, sizeof(syms));
+	syms[24 + 6] = 1;	    /* symbol 1: defined (st_shndx 1) */
+	memset(syms + 72, 0xff, 4); /* symbol 3: st_name far outside .dynstr */
+	s.is64 = 1;
+	s.extra_name = ".dynsym";
+	s.extra = syms;
+	s.extra_n = sizeof(syms);
+	s.extra_type = ELF_SHT_DYNSYM;
+	s.extra_link = 1;
+	s.extra_entsize = 24;
+	n = eg_build(&s, buf, sizeof(buf));
+	assert_int_equal(elf_parse(buf, n, &e, NULL), 0);
+	assert_int_equal(elf_dynsym_open(&e, &a, &it, NULL), 0);
+	assert_int_equal(it.count, 4);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), 1);
+	assert_true(sym.defined);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), 1);
+	assert_false(sym.defined);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), CD_ERANGE);
+	memset(syms + 72, 0, 4); /* symbol 3 named "" */
+	n = eg_build(&s, buf, sizeof(buf));
+	assert_int_equal(elf_parse(buf, n, &e, NULL), 0);
+	assert_int_equal(elf_dynsym_open(&e, &a, &it, NULL), 0);
+	for (n = 0; elf_dynsym_next(&it, &sym, NULL) == 1;)
+		n++;
+	assert_int_equal(n, 3);
+	assert_int_equal(elf_dynsym_next(&it, &sym, NULL), 0); /* and stays at the end */
 	arena_free(&a);
 }
 
@@ -398,8 +478,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(all_layouts),	   cmocka_unit_test(bad_headers),
 		cmocka_unit_test(extended_counts), cmocka_unit_test(bad_dynamic),
-		cmocka_unit_test(too_many_needed), cmocka_unit_test(vaddr_overflow),
-		cmocka_unit_test(dynsym_entsize),  cmocka_unit_test(host_symbols),
+		cmocka_unit_test(too_many_needed), cmocka_unit_test(too_many_dynamic),
+		cmocka_unit_test(vaddr_overflow),  cmocka_unit_test(dynsym_entsize),
+		cmocka_unit_test(dynsym_iter),	   cmocka_unit_test(host_symbols),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

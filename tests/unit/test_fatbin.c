@@ -254,6 +254,44 @@ static void scan_data(void **state)
 	assert_int_equal(fatbin_scan(data, 0, NULL, NULL, &s), 0);
 }
 
+/* The scan in windows of any size from 4 bytes finds what one scan finds,
+ * each step moves on, and a window before the position does nothing. */
+static void scan_windows(void **state)
+{
+	static uint8_t data[8192];
+	static const uint64_t widths[] = {4, 5, 16, 17, 100, 1000, 8192, 100000};
+	struct fatbin_summary whole, s;
+	struct fatbin_scanner sc;
+	uint64_t found, prev;
+	size_t at = 101, k;
+
+	(void)state;
+	memset(data, 0x11, sizeof(data));
+	memcpy(data + 40, "\x50\xed\x55\xba\x02\x00\x10\x00", 8);
+	build_two();
+	memcpy(data + at, fb, fb_n);
+	memcpy(data + at + fb_n + 3, fb, fb_n);
+	memcpy(data + sizeof(data) - fb_n, fb, fb_n); /* ends the buffer */
+	memset(&whole, 0, sizeof(whole));
+	found = fatbin_scan(data, sizeof(data), NULL, NULL, &whole);
+	assert_int_equal(found, 6);
+	for (k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+		memset(&s, 0, sizeof(s));
+		fatbin_scan_init(&sc);
+		while (sc.off < sizeof(data) && !sc.stopped) {
+			prev = sc.off;
+			fatbin_scan_step(&sc, data, sizeof(data), sc.off + widths[k], NULL, NULL,
+					 &s);
+			assert_true(sc.stopped || sc.off > prev);
+		}
+		assert_int_equal(sc.found, found);
+		assert_memory_equal(&s, &whole, sizeof(s));
+	}
+	prev = sc.off;
+	fatbin_scan_step(&sc, data, sizeof(data), 10, NULL, NULL, &s);
+	assert_int_equal(sc.off, prev);
+}
+
 static void merge(void **state)
 {
 	struct fatbin_summary a, b;
@@ -333,10 +371,11 @@ static void stream(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(summary),     cmocka_unit_test(callback),
-		cmocka_unit_test(lying_sizes), cmocka_unit_test(empty_and_junk),
-		cmocka_unit_test(many_archs),  cmocka_unit_test(scan_data),
-		cmocka_unit_test(merge),       cmocka_unit_test(stream),
+		cmocka_unit_test(summary),	cmocka_unit_test(callback),
+		cmocka_unit_test(lying_sizes),	cmocka_unit_test(empty_and_junk),
+		cmocka_unit_test(many_archs),	cmocka_unit_test(scan_data),
+		cmocka_unit_test(scan_windows), cmocka_unit_test(merge),
+		cmocka_unit_test(stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

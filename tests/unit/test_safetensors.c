@@ -299,6 +299,29 @@ static void scanner(void **state)
 	assert_int_equal(st_dtype_bits("f16", NULL), 0);
 }
 
+/* A string without escapes is returned in place, one with escapes as an
+ * unescaped copy, a bad escape is an error. */
+static void string_ref(void **state)
+{
+	static const char json[] = "\"plain\" \"es\\u0063aped\" \"bad\\x\"";
+	struct cd_arena a;
+	struct jscan j;
+	const char *s;
+	size_t len;
+
+	(void)state;
+	arena_init(&a);
+	jscan_init(&j, (const uint8_t *)json, sizeof(json) - 1, NULL);
+	assert_int_equal(jscan_string_ref(&j, &a, &s, &len), 0);
+	assert_int_equal(len, 5);
+	assert_ptr_equal(s, json + 1); /* in place */
+	assert_int_equal(jscan_string_ref(&j, &a, &s, &len), 0);
+	assert_string_equal(s, "escaped");
+	assert_true(s < json || s > json + sizeof(json)); /* a copy */
+	assert_int_equal(jscan_string_ref(&j, &a, &s, &len), CD_EFORMAT);
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +332,7 @@ int main(void)
 		cmocka_unit_test(bad_schema),
 		cmocka_unit_test(every_truncation),
 		cmocka_unit_test(scanner),
+		cmocka_unit_test(string_ref),
 	};
 	return cmocka_run_group_tests_name("safetensors", tests, NULL, NULL);
 }

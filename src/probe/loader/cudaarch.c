@@ -3,51 +3,41 @@
  * FATBIN_PRELINK_DATA_SECTION_NAME "__nv_relfatbin" (relocatable code).
  * When the file is mapped here, pages behind the walk are dropped from the
  * mapping as it goes (they stay in the page cache), so listing the archs of
- * a 300 MB fatbin does not show up as 300 MB of resident memory. */
+ * a 300 MB fatbin does not show up as 300 MB of resident memory. The data
+ * sections are searched the same way, in windows, skipping the holes of a
+ * sparse file and stopping at CUDAARCH_SCAN_CAP bytes: a section header
+ * that claims 10 GiB costs what the file really holds, within the cap. */
 #include "probe/loader/cudaarch.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include "core/str.h"
 #include "core/fmap.h"
+#include "core/str.h"
 
 #define FILE_MAX     ((size_t)1 << 36)
 #define RELEASE_STEP ((uint64_t)4 << 20)
+#define SCAN_WINDOW  ((uint64_t)4 << 20)
 
 struct release {
-	const uint8_t *data; /* the section, inside the mapping */
-	uint64_t done;	     /* section bytes already released */
-	uintptr_t page;
+	const struct cd_fmap *m; /* NULL when the file is not mapped here */
+	const uint8_t *data;	 /* the section, inside the mapping */
+	uint64_t done;		 /* section bytes already released */
 };
+
+static void release_to(struct release *r, uint64_t off)
+{
+	if (!r->m || off < r->done + RELEASE_STEP)
+		return;
+	fmap_release(r->m, r->data + r->done, r->data + off);
+	r->done = off;
+}
 
 static int release_behind(const struct fatbin_entry *e, void *ctx)
 {
-	struct release *r = ctx;
-	uintptr_t from, to;
-
-	if (!r->data || e->offset < r->done + RELEASE_STEP)
-		return 0;
-	from = ((uintptr_t)(r->data + r->done) + r->page - 1) & ~(r->page - 1);
-	to = (uintptr_t)(r->data + e->offset) & ~(r->page - 1);
-	if (to > from)
-		(void)madvise((void *)from, to - from, MADV_DONTNEED);
-	r->done = e->offset;
+	release_to(ctx, e->offset);
 	return 0;
-}
-
-static void release_init(struct release *rel, const uint8_t *data, int mapped)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-
-	rel->data = NULL;
-	rel->done = 0;
-	rel->page = 4096;
-	if (mapped && pg > 0 && !(pg & (pg - 1))) {
-		rel->data = data;
-		rel->page = (uintptr_t)pg;
-	}
 }
 
 /* Data sections where libraries keep fatbins they register themselves:
@@ -70,23 +60,90 @@ static int want_scan(const struct elf_file *e, enum cudaarch_scan scan, struct c
 	return out->data_bytes <= CUDAARCH_SCAN_MAX || out->bytes < CUDAARCH_SMALL_FATBIN;
 }
 
-static void scan_sections(const struct elf_file *e, struct cudaarch *out, int mapped)
+/* Why the scan left bytes out, added to what is there already. */
+static void note(struct cudaarch *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct cudaarch *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->data_error);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(out->data_error))
+		len += (size_t)snprintf(out->data_error + len, sizeof(out->data_error) - len, "; ");
+	if (len + 1 >= sizeof(out->data_error))
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(out->data_error + len, sizeof(out->data_error) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* One data section, searched in windows inside the runs of data: the holes
+ * of a sparse file are skipped (they read as zeros, which hold no container,
+ * and are never touched: on tmpfs that would make them data), the pages
+ * behind are dropped, and at most *left bytes are searched (*cut set when
+ * some were left). The containers found. */
+static uint64_t scan_one(const struct cd_fmap *m, struct cd_span data, struct fatbin_summary *s,
+			 uint64_t *left, int *cut)
+{
+	struct fatbin_scanner sc;
+	struct release rel = {m, data.p, 0};
+	uint64_t base = m ? (uint64_t)(data.p - m->p) : 0, at, end, to;
+
+	fatbin_scan_init(&sc);
+	end = 0; /* the end of the run of data the search is in; asked once a run
+		    (SEEK_HOLE goes through the run on tmpfs) */
+	while (sc.off < data.n && !sc.stopped) {
+		if (sc.off >= end) {
+			at = sc.off;
+			end = data.n;
+			if (m) {
+				fmap_data_run(m, base + sc.off, &at, &end);
+				at -= base;
+				end = end - base < data.n ? end - base : data.n;
+			}
+			if (at >= data.n)
+				break;
+			sc.off = at;
+		}
+		if (!*left) {
+			*cut = 1;
+			break;
+		}
+		to = end - sc.off < SCAN_WINDOW ? end : sc.off + SCAN_WINDOW;
+		if (to - sc.off > *left)
+			to = sc.off + *left;
+		*left -= to - sc.off;
+		fatbin_scan_step(&sc, data.p, data.n, to, release_behind, &rel, s);
+		if (to == end && sc.off < end)
+			sc.off = end; /* a magic starting here would run into the hole */
+		release_to(&rel, sc.off);
+	}
+	return sc.found;
+}
+
+static void scan_sections(const struct elf_file *e, const struct cd_fmap *m, struct cudaarch *out)
 {
 	struct fatbin_summary extra;
-	struct release rel;
 	struct elf_shdr sh;
 	struct cd_span data;
-	uint64_t found;
+	uint64_t found, left = CUDAARCH_SCAN_CAP;
+	int cut = 0;
 	size_t i;
 
 	out->data_scanned = 1;
 	for (i = 0; i < N_SCANNED; i++) {
-		if (elf_section_find(e, scanned[i], &sh) || sh.type == ELF_SHT_NOBITS ||
-		    elf_section_data(e, &sh, &data))
+		if (elf_section_find(e, scanned[i], &sh) || sh.type == ELF_SHT_NOBITS)
 			continue;
+		if (elf_section_data(e, &sh, &data)) {
+			note(out,
+			     "%s: %llu bytes at offset %llu run past the end of the %zu-byte file; "
+			     "not searched",
+			     scanned[i], (unsigned long long)sh.size, (unsigned long long)sh.offset,
+			     e->s.n);
+			continue;
+		}
 		memset(&extra, 0, sizeof(extra));
-		release_init(&rel, data.p, mapped);
-		found = fatbin_scan(data.p, data.n, release_behind, &rel, &extra);
+		found = scan_one(m, data, &extra, &left, &cut);
 		if (!found)
 			continue;
 		fatbin_summary_merge(&out->sum, &extra);
@@ -95,10 +152,13 @@ static void scan_sections(const struct elf_file *e, struct cudaarch *out, int ma
 			out->embedded[out->n_embedded++] = scanned[i];
 		out->has_fatbin = 1;
 	}
+	if (cut)
+		note(out, "data sections: only the first %llu MiB were searched (the cap)",
+		     (unsigned long long)(CUDAARCH_SCAN_CAP >> 20));
 }
 
 static int from_elf(const struct elf_file *e, enum cudaarch_scan scan, struct cudaarch *out,
-		    int mapped, struct cd_err *err)
+		    const struct cd_fmap *m, struct cd_err *err)
 {
 	static const char *const names[] = {".nv_fatbin", "__nv_relfatbin"};
 	struct release rel;
@@ -117,20 +177,20 @@ static int from_elf(const struct elf_file *e, enum cudaarch_scan scan, struct cu
 		out->has_fatbin = 1;
 		out->section = names[i];
 		out->bytes = data.n;
-		release_init(&rel, data.p, mapped);
+		rel = (struct release){m, data.p, 0};
 		out->walk_rc = fatbin_walk(data.p, data.n, release_behind, &rel, &out->sum, &werr);
 		if (out->walk_rc)
 			str_copy(out->walk_error, sizeof(out->walk_error), werr.msg);
 	}
 	if (want_scan(e, scan, out))
-		scan_sections(e, out, mapped);
+		scan_sections(e, m, out);
 	return 0;
 }
 
 int cudaarch_from_elf(const struct elf_file *e, enum cudaarch_scan scan, struct cudaarch *out,
 		      struct cd_err *err)
 {
-	return from_elf(e, scan, out, 0, err);
+	return from_elf(e, scan, out, NULL, err);
 }
 
 int cudaarch_read(const struct cd_root *r, const char *path, enum cudaarch_scan scan,
@@ -141,12 +201,12 @@ int cudaarch_read(const struct cd_root *r, const char *path, enum cudaarch_scan 
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = fmap_open(r, path, FILE_MAX, &m, err);
+	rc = fmap_open_scan(r, path, FILE_MAX, &m, err);
 	if (rc)
 		return rc;
 	rc = elf_parse(m.p, m.n, &e, err);
 	if (!rc)
-		rc = from_elf(&e, scan, out, m.base != NULL, err);
+		rc = from_elf(&e, scan, out, m.base ? &m : NULL, err);
 	fmap_close(&m);
 	return rc;
 }

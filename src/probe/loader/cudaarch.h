@@ -27,6 +27,9 @@ struct cudaarch {
 	uint64_t data_bytes;  /* total size of those sections */
 	int walk_rc;	      /* 0, or the CD_E* that stopped the walk */
 	char walk_error[160]; /* its message; "" when walk_rc is 0 */
+	/* Why the data scan left bytes out (a section past the end of the file,
+	 * the cap); "" when it searched all of them. */
+	char data_error[224];
 };
 
 /* Scanning data sections reads every byte of them (~4 GB/s): by default
@@ -34,6 +37,10 @@ struct cudaarch {
  * no real .nv_fatbin of its own (under CUDAARCH_SMALL_FATBIN bytes). */
 #define CUDAARCH_SCAN_MAX     ((uint64_t)64 << 20)
 #define CUDAARCH_SMALL_FATBIN ((uint64_t)64 << 10)
+/* The most bytes of data sections one file's scan searches, --scan-data or
+ * not (cuFFT 12's .ldata, the largest known, is 286 MB); past it the scan
+ * stops and data_error says so. Holes of a sparse file do not count. */
+#define CUDAARCH_SCAN_CAP ((uint64_t)1 << 30)
 
 enum cudaarch_scan { CUDAARCH_SCAN_AUTO = 0, CUDAARCH_SCAN_ALWAYS, CUDAARCH_SCAN_NEVER };
 

@@ -18,6 +18,7 @@
 #include "core/span.h"
 #include "core/str.h"
 #include "format/gguf.h"
+#include "format/stindex.h"
 #include "probe/http.h"
 #include "probe/model/hub_int.h"
 
@@ -193,32 +194,36 @@ out:
 	buf_free(&u);
 }
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_shard(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	return strcmp((*(const struct stindex_shard *const *)a)->name,
+		      (*(const struct stindex_shard *const *)b)->name);
 }
 
-/* The shards a safetensors index names, each once, in name order. */
+/* The shards a safetensors index names, each once, in name order (none when
+ * the index cannot be read or names more than STINDEX_SHARDS_MAX: the local
+ * reader says why). */
 static void fetch_shards(struct fetch *x, const struct http_resp *idx)
 {
-	json_t *doc = json_loadb(idx->body.p, idx->body.len, 0, NULL), *map, *v, *seen;
-	const char **names, *k;
+	struct cd_arena a;
+	struct stindex ix;
+	const struct stindex_shard **order = NULL;
 	size_t n = 0, i;
 
-	map = json_object_get(doc, "weight_map");
-	seen = json_object();
-	json_object_foreach(map, k, v) if (json_is_string(v))
-		json_object_set_new(seen, json_string_value(v), json_true());
-	names = calloc(json_object_size(seen) + 1, sizeof(*names));
-	json_object_foreach(seen, k, v) if (names) names[n++] = k;
+	arena_init(&a);
+	if (stindex_parse((const uint8_t *)idx->body.p, idx->body.len, &a, &ix, NULL) == 0)
+		order = calloc(ix.n_shards + 1, sizeof(*order));
+	for (i = 0; order && i < ix.n_shards; i++)
+		if (ix.shards[i].n_tensors)
+			order[n++] = &ix.shards[i];
 	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; names && i < n && !x->stop; i++)
-		if (listed(x, names[i]) && !strstr(names[i], ".."))
-			fetch_header(x, names[i]);
-	free(names);
-	json_decref(seen);
-	json_decref(doc);
+		qsort(order, n, sizeof(*order), cmp_shard);
+	for (i = 0; order && i < n && !x->stop; i++)
+		if (listed(x, order[i]->name) && !strstr(order[i]->name, ".."))
+			fetch_header(x, order[i]->name);
+	free(order);
+	stindex_free(&ix);
+	arena_free(&a);
 }
 
 static const char *first_gguf(const struct fetch *x)

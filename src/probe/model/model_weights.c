@@ -6,7 +6,6 @@
  * complete, and holding every tensor the index assigns to it. */
 #include <dirent.h>
 #include <stddef.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,11 +15,12 @@
 #include "core/vec.h"
 #include "format/gguf.h"
 #include "format/safetensors.h"
+#include "format/stindex.h"
 #include "probe/model/model.h"
 
 #define INDEX_MAX	((size_t)64 << 20)
-#define PREFIX_FIRST	((size_t)16 << 10) /* most shard headers; larger ones are re-read */
-#define FILES_MAX	4096
+#define PREFIX_FIRST	((size_t)16 << 10)	 /* most shard headers; larger ones are re-read */
+#define FILES_MAX	(2 * STINDEX_SHARDS_MAX) /* the shards, the index, dangling links */
 #define DTYPES_MAX	48
 #define GGUF_PREFIX_MAX ((size_t)256 << 20)
 
@@ -84,17 +84,58 @@ static void set_bad(struct cd_facts *f, struct md_file *mf, int rc, const char *
 	mf->problem = arena_strdup(&f->arena, msg);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_shard(const void *a, const void *b)
+{
+	return strcmp((*(const struct stindex_shard *const *)a)->name,
+		      (*(const struct stindex_shard *const *)b)->name);
+}
+
+/* bsearch: a name of the index (not NUL-terminated) against a C string. */
+static int cmp_ref(const void *key, const void *elt)
+{
+	const struct stindex_tensor *t = key;
+	const char *s = *(const char *const *)elt;
+	int c = strncmp(t->name, s, t->len);
+
+	return c ? c : s[t->len] ? -1 : 0;
+}
+
+/* The first tensor the index assigns to shard that the file lacks. */
+static void missing_example(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
+			    const struct stindex *x, uint32_t shard)
+{
+	const char **have = calloc(st->n_tensors + 1, sizeof(*have));
+	size_t i;
+
+	for (i = 0; have && i < st->n_tensors; i++)
+		have[i] = st->tensors[i].name;
+	if (have && st->n_tensors > 1)
+		qsort(have, st->n_tensors, sizeof(*have), cmp_str);
+	for (i = 0; have && i < x->n_tensors; i++) {
+		const struct stindex_tensor *t = &x->tensors[i];
+		if (t->shard == shard && !bsearch(t, have, st->n_tensors, sizeof(*have), cmp_ref)) {
+			w->index_missing_example =
+				arena_printf(&f->arena, "%.*s (index: %s; not in that file)",
+					     (int)t->len, t->name, x->shards[shard].name);
+			break;
+		}
+	}
+	free(have);
+}
+
 /* Check the shard's tensors against the index's weight_map. */
 static void index_check(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
-			json_t *map, const char *shard, size_t expected)
+			const struct stindex *x, uint32_t shard)
 {
-	size_t i, found = 0;
-	const char *k;
-	json_t *v, *have;
+	size_t i, found = 0, expected = x->shards[shard].n_tensors;
 
 	for (i = 0; i < st->n_tensors; i++) {
-		v = json_object_get(map, st->tensors[i].name);
-		if (json_is_string(v) && !strcmp(json_string_value(v), shard))
+		if (stindex_shard_of(x, st->tensors[i].name) == shard)
 			found++;
 		else
 			w->n_index_extra++;
@@ -102,21 +143,8 @@ static void index_check(struct cd_facts *f, struct md_weights *w, const struct s
 	if (found >= expected)
 		return;
 	w->n_index_missing += expected - found;
-	if (w->index_missing_example)
-		return;
-	have = json_object();
-	for (i = 0; have && i < st->n_tensors; i++)
-		json_object_set_new(have, st->tensors[i].name, json_true());
-	json_object_foreach(map, k, v)
-	{
-		if (json_is_string(v) && !strcmp(json_string_value(v), shard) &&
-		    !json_object_get(have, k)) {
-			w->index_missing_example = arena_printf(
-				&f->arena, "%s (index: %s; not in that file)", k, shard);
-			break;
-		}
-	}
-	json_decref(have);
+	if (!w->index_missing_example)
+		missing_example(f, w, st, x, shard);
 }
 
 static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct st_file *st,
@@ -141,8 +169,10 @@ static void keep_tensors(struct cd_facts *f, struct md_weights *w, const struct 
 	w->n_params += st->n_params;
 }
 
+/* x and shard: the index and the shard this file is, to check it against;
+ * x NULL for a single file. */
 static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struct md_file *mf,
-			     struct cd_vec *acc, json_t *map, size_t expected)
+			     struct cd_vec *acc, const struct stindex *x, uint32_t shard)
 {
 	struct cd_buf b;
 	struct cd_err err = {0};
@@ -166,8 +196,8 @@ static void read_safetensors(struct cd_facts *f, struct cd_model_facts *m, struc
 		mf->n_tensors = st.n_tensors;
 		mf->n_params = st.n_params;
 		keep_tensors(f, &m->w, &st, acc);
-		if (map)
-			index_check(f, &m->w, &st, map, mf->name, expected);
+		if (x)
+			index_check(f, &m->w, &st, x, shard);
 	}
 	buf_free(&b);
 }
@@ -178,94 +208,122 @@ static int shard_name_ok(const char *s)
 	return *s && s[0] != '/' && !strstr(s, "..") && !strchr(s, '\\');
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Why the index cannot be used, or NULL. */
+static const char *index_problem(struct cd_facts *f, const char *name, int rc,
+				 const struct stindex *x, const struct cd_err *err)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	if (rc == CD_ERANGE && x->over_cap == 1)
+		return arena_printf(&f->arena,
+				    "%s names more than %u shard files: cuda-doctor checks at most "
+				    "%u (a real checkpoint has at most a few thousand)",
+				    name, STINDEX_SHARDS_MAX, STINDEX_SHARDS_MAX);
+	if (rc == CD_ERANGE && x->over_cap == 2)
+		return arena_printf(&f->arena,
+				    "%s lists more than %u tensors: cuda-doctor reads at most %u",
+				    name, STINDEX_TENSORS_MAX, STINDEX_TENSORS_MAX);
+	if (rc == CD_ENOMEM)
+		return arena_printf(&f->arena, "%s: %s", name, err->msg);
+	if (rc)
+		return arena_printf(&f->arena, "%s is not valid JSON: %s", name,
+				    str_has_prefix(err->msg, "JSON: ") ? err->msg + 6 : err->msg);
+	if (!x->has_map)
+		return arena_printf(&f->arena, "%s has no weight_map object", name);
+	return NULL;
 }
 
-/* An index: {"metadata": {...}, "weight_map": {tensor: shard}}. Returns the
- * parsed document (caller frees) and fills shard names and counts. */
-static json_t *read_index(struct cd_facts *f, struct cd_model_facts *m, const char *name,
-			  json_t **map, json_t **counts)
+/* Read and parse the index into x (its names point into b). 0 when it can
+ * be used; else the index file is marked corrupt with the reason. */
+static int read_index(struct cd_facts *f, struct cd_model_facts *m, struct md_file *mf,
+		      struct cd_buf *b, struct stindex *x)
 {
-	struct md_file *mf = file_get(f, m, name);
-	struct cd_buf b;
 	struct cd_err err = {0};
-	json_error_t je;
-	json_t *doc = NULL, *v;
-	const char *k;
 
-	m->w.index = name;
-	if (!mf || mf->state != MD_F_OK)
-		return NULL;
-	buf_init(&b, INDEX_MAX);
-	if (md_read_file(f, m, mf->path, INDEX_MAX, &b, &err)) {
-		m->w.index_error = arena_printf(&f->arena, "%s: %s", name, err.msg);
-	} else if (!(doc = json_loadb(b.p, b.len, 0, &je))) {
-		m->w.index_error = arena_printf(&f->arena, "%s is not valid JSON: %s (line %d)",
-						name, je.text, je.line);
-	} else if (!json_is_object(*map = json_object_get(doc, "weight_map"))) {
-		m->w.index_error = arena_printf(&f->arena, "%s has no weight_map object", name);
-	}
-	buf_free(&b);
-	if (m->w.index_error) {
-		mf->state = MD_F_CORRUPT;
-		mf->problem = m->w.index_error;
-		json_decref(doc);
-		return NULL;
-	}
-	*counts = json_object();
-	json_object_foreach(*map, k, v)
-	{
-		json_t *c;
-		if (!json_is_string(v) || !shard_name_ok(json_string_value(v))) {
-			m->w.index_error = arena_printf(&f->arena,
-							"%s: tensor %s maps to an invalid "
-							"file name",
-							name, k);
-			mf->state = MD_F_CORRUPT;
-			mf->problem = m->w.index_error;
-			continue;
-		}
-		c = json_object_get(*counts, json_string_value(v));
-		json_object_set_new(*counts, json_string_value(v),
-				    json_integer(c ? json_integer_value(c) + 1 : 1));
-	}
-	return doc;
+	memset(x, 0, sizeof(*x));
+	if (md_read_file(f, m, mf->path, INDEX_MAX, b, &err))
+		m->w.index_error = arena_printf(&f->arena, "%s: %s", mf->name, err.msg);
+	else
+		m->w.index_error = index_problem(
+			f, mf->name,
+			stindex_parse((const uint8_t *)b->p, b->len, &f->arena, x, &err), x, &err);
+	if (!m->w.index_error)
+		return 0;
+	mf->state = MD_F_CORRUPT;
+	mf->problem = m->w.index_error;
+	return CD_EFORMAT;
 }
 
+/* The last tensor (in the file's order) mapped to something that is not a
+ * plain file name marks the index corrupt; the shards with good names are
+ * still read. good[i]: shard i has a plain file name. */
+static void judge_names(struct cd_facts *f, struct cd_model_facts *m, struct md_file *mf,
+			const struct stindex *x, unsigned char *good)
+{
+	const struct stindex_tensor *bad = NULL;
+	size_t i;
+
+	for (i = 0; i < x->n_shards; i++)
+		good[i] = (unsigned char)shard_name_ok(x->shards[i].name);
+	for (i = 0; i < x->n_tensors; i++)
+		if (x->tensors[i].shard == STINDEX_NONE || !good[x->tensors[i].shard])
+			bad = &x->tensors[i];
+	if (!bad)
+		return;
+	m->w.index_error = arena_printf(&f->arena, "%s: tensor %.*s maps to an invalid file name",
+					mf->name, (int)bad->len, bad->name);
+	mf->state = MD_F_CORRUPT;
+	mf->problem = m->w.index_error;
+}
+
+/* An index: {"metadata": {...}, "weight_map": {tensor: shard}}; every shard it
+ * names, in name order. */
 static void sharded(struct cd_facts *f, struct cd_model_facts *m, const char *index, int st,
 		    struct cd_vec *acc)
 {
-	json_t *map = NULL, *counts = NULL, *doc = read_index(f, m, index, &map, &counts), *v;
-	const char **names, *k;
+	struct md_file *mf = file_get(f, m, index);
+	struct stindex x;
+	struct cd_buf b;
+	const struct stindex_shard **order = NULL;
+	unsigned char *good = NULL;
 	size_t n = 0, i;
 
 	m->w.format = st ? "safetensors-sharded" : "pytorch-sharded";
-	if (!doc)
+	m->w.index = index;
+	if (!mf || mf->state != MD_F_OK)
 		return;
-	names = calloc(json_object_size(counts) + 1, sizeof(*names));
-	json_object_foreach(counts, k, v) if (names) names[n++] = k;
+	buf_init(&b, INDEX_MAX);
+	if (read_index(f, m, mf, &b, &x))
+		goto out;
+	good = calloc(x.n_shards + 1, 1);
+	order = calloc(x.n_shards + 1, sizeof(*order));
+	if (!good || !order)
+		goto out;
+	judge_names(f, m, mf, &x, good);
+	for (i = 0; i < x.n_shards; i++)
+		if (good[i] && x.shards[i].n_tensors) /* 0: every tensor named again elsewhere */
+			order[n++] = &x.shards[i];
 	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; names && i < n; i++) {
-		struct md_file *mf = file_get(f, m, names[i]);
-		if (!mf)
-			break; /* FILES_MAX: every later name would search the full table for
-				  nothing */
+		qsort(order, n, sizeof(*order), cmp_shard);
+	for (i = 0; i < n; i++) {
+		struct md_file *sf = file_get(f, m, order[i]->name);
+		if (!sf) { /* the file table is full (dangling links): said, not dropped */
+			m->w.index_error = arena_printf(
+				&f->arena,
+				"%s: %zu of its %zu shards not checked (more than %u files)", index,
+				n - i, n, FILES_MAX);
+			mf->problem = m->w.index_error;
+			mf->state = MD_F_CORRUPT;
+			break;
+		}
 		if (st)
-			read_safetensors(
-				f, m, mf, acc, map,
-				(size_t)json_integer_value(json_object_get(counts, names[i])));
+			read_safetensors(f, m, sf, acc, &x, (uint32_t)(order[i] - x.shards));
 	}
-	if (!st) {
-		v = json_object_get(json_object_get(doc, "metadata"), "total_size");
-		if (json_is_integer(v) && json_integer_value(v) > 0)
-			m->w.disk_bytes = (uint64_t)json_integer_value(v);
-	}
-	free(names);
-	json_decref(counts);
-	json_decref(doc);
+	if (!st && x.total_size > 0)
+		m->w.disk_bytes = (uint64_t)x.total_size;
+out:
+	free(order);
+	free(good);
+	stindex_free(&x);
+	buf_free(&b);
 }
 
 /* Dangling links and loops anywhere at the top of the snapshot. */
@@ -362,7 +420,7 @@ void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 			return;
 		}
 		m->w.format = "safetensors";
-		read_safetensors(f, m, file_get(f, m, m->file), &acc, NULL, 0);
+		read_safetensors(f, m, file_get(f, m, m->file), &acc, NULL, STINDEX_NONE);
 		finish(f, &m->w, &acc);
 		return;
 	}
@@ -372,7 +430,8 @@ void weights_probe(struct cd_facts *f, struct cd_model_facts *m)
 		sharded(f, m, "model.safetensors.index.json", 1, &acc);
 	} else if (present(f, m, "model.safetensors")) {
 		m->w.format = "safetensors";
-		read_safetensors(f, m, file_get(f, m, "model.safetensors"), &acc, NULL, 0);
+		read_safetensors(f, m, file_get(f, m, "model.safetensors"), &acc, NULL,
+				 STINDEX_NONE);
 	} else if (present(f, m, "pytorch_model.bin.index.json")) {
 		sharded(f, m, "pytorch_model.bin.index.json", 0, &acc);
 		m->w.has_pickle = 1;

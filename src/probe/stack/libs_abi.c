@@ -17,10 +17,11 @@
 #include "core/fsutil.h"
 #include "probe/stack/libs_int.h"
 
-#define ABI_EXT	   32
-#define TORCH_LIBS 16
-#define FILE_MAX   ((size_t)1 << 36)
-#define STB_WEAK   2
+#define ABI_EXT	     32
+#define TORCH_LIBS   16
+#define FILE_MAX     ((size_t)1 << 36)
+#define STB_WEAK     2
+#define RELEASE_SYMS 65536u
 
 struct tlib {
 	struct cd_fmap m;
@@ -73,35 +74,47 @@ static size_t open_torch(struct libs_run *r, struct tlib *t)
 	return k;
 }
 
+/* The undefined torch symbols of the extension x, each looked up in torch's
+ * libraries. The symbol table is read one entry at a time (a .dynsym header
+ * may claim 16 million entries), and its pages are dropped from the mapping
+ * every RELEASE_SYMS entries, so neither an array nor the pages add up. */
 static void check_one(struct libs_run *r, struct cd_ext *x, const struct tlib *t, size_t nt)
 {
 	struct cd_fmap m;
 	struct elf_file e;
-	struct elf_sym *syms;
+	struct elf_dynsym_iter it;
+	struct elf_sym sym;
 	struct cd_err err = {0};
-	size_t n = 0, i, k;
+	size_t k;
+	int rc;
 
 	memset(&m, 0, sizeof(m));
 	if (fmap_open(&r->f->root, x->path, FILE_MAX, &m, &err) || elf_parse(m.p, m.n, &e, &err) ||
-	    elf_dynsyms(&e, &r->f->arena, &syms, &n, &err)) {
+	    elf_dynsym_open(&e, &r->f->arena, &it, &err)) {
 		x->error = arena_strdup(&r->f->arena, err.msg);
 		fmap_close(&m);
 		return;
 	}
-	x->abi_checked = 1;
-	for (i = 0; i < n; i++) {
+	while ((rc = elf_dynsym_next(&it, &sym, &err)) == 1) {
 		int found = 0;
-		if (syms[i].defined || syms[i].bind == STB_WEAK || !syms[i].name ||
-		    !torch_symbol(syms[i].name))
+		if (it.i % RELEASE_SYMS == 0)
+			fmap_release(&m, m.p, m.p + m.n);
+		if (sym.defined || sym.bind == STB_WEAK || !sym.name || !torch_symbol(sym.name))
 			continue;
 		x->n_torch_imports++;
 		for (k = 0; k < nt && !found; k++)
-			found = elfhash_defines(&t[k].h, syms[i].name);
+			found = elfhash_defines(&t[k].h, sym.name);
 		if (found)
 			continue;
 		if (x->n_missing < LIBS_ABI_SHOWN)
-			x->missing[x->n_missing] = arena_strdup(&r->f->arena, syms[i].name);
+			x->missing[x->n_missing] = arena_strdup(&r->f->arena, sym.name);
 		x->n_missing++;
+	}
+	if (rc) { /* a corrupt entry leaves no verdict: the counts so far are dropped */
+		x->error = arena_strdup(&r->f->arena, err.msg);
+		x->n_torch_imports = x->n_missing = 0;
+	} else {
+		x->abi_checked = 1;
 	}
 	fmap_close(&m);
 }

@@ -16,8 +16,6 @@
 #include "probe/stack/libs_int.h"
 
 #include <stdint.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #define FILE_MAX       ((size_t)1 << 36)
 #define CONTAINERS_MAX (1u << 18)
@@ -29,25 +27,32 @@
  * --deep). */
 #define DROP_BYTES ((uint64_t)4 << 20)
 
-static void drop(const uint8_t *from, const uint8_t *to)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t mask = pg > 0 ? (uintptr_t)pg - 1 : 4095;
-	uintptr_t a = ((uintptr_t)from + mask) & ~mask, b = (uintptr_t)to & ~mask;
-
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_DONTNEED);
-}
-
-/* Container extents into start/len (arena arrays); the count, or 0. */
-static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_t **start,
-			 uint64_t **len, const char **error)
+/* Container extents into start/len (arena arrays); the count, or 0. A walk
+ * that stops short (a bad container, CONTAINERS_MAX, more than FATBIN_GAP_MAX
+ * bytes without one, as fatbin_walk stops) says so in *error. */
+static size_t containers(struct cd_arena *a, const struct cd_fmap *m, const uint8_t *p, size_t n,
+			 uint64_t **start, uint64_t **len, const char **error)
 {
 	size_t cap_s = 0, cap_l = 0, k = 0;
 	uint64_t off = 0, at, h, sz, *s = NULL, *l = NULL, *g;
 	uint64_t dropped = 0;
 
-	while ((at = fatbin_next_container(p, n, off)) < n && k < CONTAINERS_MAX) {
+	for (;;) {
+		at = fatbin_next_container(p, n, off);
+		if (at >= n && n - off > FATBIN_GAP_MAX + FATBIN_HDR_SIZE)
+			*error = arena_printf(a,
+					      "no fatbin container in the %llu bytes after offset "
+					      "%llu of the %zu-byte section: the rest is not read",
+					      (unsigned long long)FATBIN_GAP_MAX,
+					      (unsigned long long)off, n);
+		if (at >= n)
+			break;
+		if (k == CONTAINERS_MAX) {
+			*error = arena_printf(
+				a, "more than %u fatbin containers: the rest is not read",
+				CONTAINERS_MAX);
+			break;
+		}
 		if (fatbin_container(p, n, at, &h, &sz)) {
 			*error = arena_printf(a, "fatbin container at %llu runs past the section",
 					      (unsigned long long)at);
@@ -64,11 +69,11 @@ static size_t containers(struct cd_arena *a, const uint8_t *p, size_t n, uint64_
 		k++;
 		off = at + h + sz;
 		if (at - dropped >= DROP_BYTES) {
-			drop(p + dropped, p + at);
+			fmap_release(m, p + dropped, p + at);
 			dropped = at;
 		}
 	}
-	drop(p + dropped, p + (off < n ? off : n));
+	fmap_release(m, p + dropped, p + (off < n ? off : n));
 	*start = s;
 	*len = l;
 	return k;
@@ -89,8 +94,8 @@ static void keep(struct cd_arena *a, struct cd_archset *out, const struct fatbin
 	out->known = 1;
 }
 
-static void from_section(struct cd_arena *a, const uint8_t *p, size_t n, int deep,
-			 struct cd_archset *out)
+static void from_section(struct cd_arena *a, const struct cd_fmap *m, const uint8_t *p, size_t n,
+			 int deep, struct cd_archset *out)
 {
 	struct fatbin_summary all, one;
 	struct cd_err err = {0};
@@ -98,7 +103,7 @@ static void from_section(struct cd_arena *a, const uint8_t *p, size_t n, int dee
 	size_t k, i, pick, last = (size_t)-1;
 
 	memset(&all, 0, sizeof(all));
-	k = containers(a, p, n, &start, &len, &out->error);
+	k = containers(a, m, p, n, &start, &len, &out->error);
 	out->containers = k;
 	for (i = 0; i < k && (deep || i < LIBS_ARCH_SAMPLE); i++) {
 		pick = deep || k <= LIBS_ARCH_SAMPLE
@@ -109,7 +114,7 @@ static void from_section(struct cd_arena *a, const uint8_t *p, size_t n, int dee
 		last = pick;
 		if (fatbin_summarize(p + start[pick], len[pick], &one, &err) && !out->error)
 			out->error = arena_strdup(a, err.msg);
-		drop(p + start[pick], p + start[pick] + len[pick]);
+		fmap_release(m, p + start[pick], p + start[pick] + len[pick]);
 		fatbin_summary_merge(&all, &one);
 		out->sampled++;
 	}
@@ -132,7 +137,7 @@ void libs_archset_read(const struct cd_root *root, struct cd_arena *a, const cha
 		return;
 	}
 	if (elf_section_find(&e, ".nv_fatbin", &sh) == 0 && elf_section_data(&e, &sh, &data) == 0)
-		from_section(a, data.p, data.n, deep, out);
+		from_section(a, &m, data.p, data.n, deep, out);
 	fmap_close(&m); /* no .nv_fatbin: no device code, known stays 0 */
 }
 
