@@ -119,6 +119,21 @@ void fmap_data_run(const struct cd_fmap *m, uint64_t off, uint64_t *start, uint6
 		*end = m->n;
 }
 
+void fmap_willneed(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = pg > 0 && !(pg & (pg - 1)) ? (uintptr_t)pg - 1 : 4095;
+	uintptr_t lo = (uintptr_t)m->base, hi = lo + m->maplen, a, b;
+
+	if (!m->base || from >= to)
+		return;
+	a = (uintptr_t)from < lo ? lo : (uintptr_t)from;
+	b = (uintptr_t)to > hi ? hi : (uintptr_t)to;
+	a &= ~mask;
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_WILLNEED);
+}
+
 void fmap_release(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to)
 {
 	long pg = sysconf(_SC_PAGESIZE);

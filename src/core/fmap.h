@@ -41,6 +41,10 @@ void fmap_data_run(const struct cd_fmap *m, uint64_t off, uint64_t *start, uint6
 /* Drop the whole pages of [from, to) from the mapping: they stay in the page
  * cache and come back on the next touch, so a long walk through the file does
  * not add them up as resident memory. Outside the mapping or unmapped: no-op. */
+/* Ask the kernel to read [from, to) of the mapping ahead, for a reader that
+ * is about to go through it byte by byte (the mapping is advised for random
+ * reads otherwise). Advice only. */
+void fmap_willneed(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to);
 void fmap_release(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to);
 void fmap_close(struct cd_fmap *m);
 

@@ -113,6 +113,8 @@ static uint64_t scan_one(const struct cd_fmap *m, struct cd_span data, struct fa
 		if (to - sc.off > *left)
 			to = sc.off + *left;
 		*left -= to - sc.off;
+		if (m) /* a run of data, read through: ahead of the random-read advice */
+			fmap_willneed(m, data.p + sc.off, data.p + to);
 		fatbin_scan_step(&sc, data.p, data.n, to, release_behind, &rel, s);
 		if (to == end && sc.off < end)
 			sc.off = end; /* a magic starting here would run into the hole */
