@@ -29,8 +29,10 @@ mappings() {
 }
 
 @test "ldd: every file it maps is advised for random reads" {
-	run strace -o "$BATS_TEST_TMPDIR/t" -e trace=openat,mmap,madvise "$CD" ldd --json "$FAKES/libcuda.so.1"
-	[ "$status" -eq 0 ]
+	# LeakSanitizer cannot run under ptrace: a sanitizer build is traced without it
+	run env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -o "$BATS_TEST_TMPDIR/t" -e trace=openat,mmap,madvise "$CD" ldd --json "$FAKES/libcuda.so.1"
+	[ "$status" -le 1 ] # 1: a dependency not found on this machine, still a report
 	read -r n r < <(mappings "$BATS_TEST_TMPDIR/t")
 	[ "$n" -ge 2 ]
 	[ "$r" -eq "$n" ]
