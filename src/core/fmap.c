@@ -119,7 +119,11 @@ void fmap_data_run(const struct cd_fmap *m, uint64_t off, uint64_t *start, uint6
 		*end = m->n;
 }
 
-void fmap_willneed(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to)
+/* madvise(advice) on the pages of [from, to) inside the mapping: `whole`
+ * keeps only the pages wholly inside (a release must not drop bytes before
+ * from or after to), else every page the range touches (read-ahead). */
+static void advise_range(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to, int whole,
+			 int advice)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	uintptr_t mask = pg > 0 && !(pg & (pg - 1)) ? (uintptr_t)pg - 1 : 4095;
@@ -129,25 +133,21 @@ void fmap_willneed(const struct cd_fmap *m, const uint8_t *from, const uint8_t *
 		return;
 	a = (uintptr_t)from < lo ? lo : (uintptr_t)from;
 	b = (uintptr_t)to > hi ? hi : (uintptr_t)to;
-	a &= ~mask;
+	a = whole ? (a + mask) & ~mask : a & ~mask;
+	if (whole)
+		b &= ~mask;
 	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_WILLNEED);
+		(void)madvise((void *)a, b - a, advice);
+}
+
+void fmap_willneed(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to)
+{
+	advise_range(m, from, to, 0, MADV_WILLNEED);
 }
 
 void fmap_release(const struct cd_fmap *m, const uint8_t *from, const uint8_t *to)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	uintptr_t mask = pg > 0 && !(pg & (pg - 1)) ? (uintptr_t)pg - 1 : 4095;
-	uintptr_t lo = (uintptr_t)m->base, hi = lo + m->maplen, a, b;
-
-	if (!m->base || from >= to)
-		return;
-	a = (uintptr_t)from < lo ? lo : (uintptr_t)from;
-	b = (uintptr_t)to > hi ? hi : (uintptr_t)to;
-	a = (a + mask) & ~mask;
-	b &= ~mask;
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_DONTNEED);
+	advise_range(m, from, to, 1, MADV_DONTNEED);
 }
 
 void fmap_close(struct cd_fmap *m)
