@@ -7,21 +7,12 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/opts.h"
 #include "core/str.h"
 #include "core/fsutil.h"
 #include "probe/stack/libs_int.h"
 #include "probe/stack/libs_util.h"
-
-int64_t libs_now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000 + (int64_t)t.tv_nsec / 1000;
-}
 
 #define LISTS_MAX  160
 #define LIST_NAMES 8192
@@ -215,30 +206,30 @@ void libs_probe(struct cd_facts *f, struct cd_stack_facts *st)
 	L->deep = f->opts && f->opts->deep;
 	if (st->packages_known && st->torch.installed && st->torch.path) {
 		L->torch = 1;
-		t0 = libs_now_us();
+		t0 = facts_clock_us();
 		libs_load(r);
 		build_items(r);
 		build_missing(r);
-		L->us_load = libs_now_us() - t0;
+		L->us_load = facts_clock_us() - t0;
 		L->kb_load = stage_peak_kb();
-		t0 = libs_now_us();
+		t0 = facts_clock_us();
 		libs_copies(r);
 		L->cudnn = find_item(L, "libcudnn.so.");
 		L->nccl = find_item(L, "libnccl.so.");
 		L->cudart = find_item(L, "libcudart.so.");
-		L->us_copies = libs_now_us() - t0;
+		L->us_copies = facts_clock_us() - t0;
 		L->kb_copies = stage_peak_kb();
-		t0 = libs_now_us();
+		t0 = facts_clock_us();
 		libs_arch_torch(r);
-		L->us_arch = libs_now_us() - t0;
+		L->us_arch = facts_clock_us() - t0;
 		L->kb_arch = stage_peak_kb();
-		t0 = libs_now_us();
+		t0 = facts_clock_us();
 		libs_ext(r);
-		L->us_ext = libs_now_us() - t0;
+		L->us_ext = facts_clock_us() - t0;
 		L->kb_ext = stage_peak_kb();
-		t0 = libs_now_us();
+		t0 = facts_clock_us();
 		libs_abi(r);
-		L->us_abi = libs_now_us() - t0;
+		L->us_abi = facts_clock_us() - t0;
 		L->kb_abi = stage_peak_kb();
 	}
 	if (st->packages_known)

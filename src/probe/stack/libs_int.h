@@ -82,7 +82,5 @@ void libs_frameworks(struct libs_run *r);
 
 /* A torch version at least major.minor (0 when unknown or older). */
 int libs_torch_at_least(const struct cd_stack_facts *st, int major, int minor);
-/* Monotonic microseconds. */
-int64_t libs_now_us(void);
 
 #endif

@@ -3,7 +3,6 @@
 #include "probe/stack/stack.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "core/buf.h"
 #include "core/fsutil.h"
