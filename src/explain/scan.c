@@ -14,21 +14,44 @@
 #include "explain/scan_int.h"
 #include "explain/tmpl.h"
 
+/* Newlines in p[0, n), 16 bytes at a time in the compiler's portable
+ * vectors (SSE2 on x86-64, NEON on arm64): each compare gives 0xff for a
+ * newline, subtracted from per-byte counters that are summed every 255
+ * blocks, before a counter could wrap. Lines of training output are short,
+ * so one memchr call per line would cost more than the bytes. */
+typedef uint8_t nl_vec __attribute__((vector_size(16)));
+
+static uint64_t count_nl(const uint8_t *p, size_t n)
+{
+	const nl_vec nl = {'\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n',
+			   '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n'};
+	uint64_t k = 0;
+	size_t i = 0, j;
+
+	while (i + 16 <= n) {
+		nl_vec acc = {0};
+		size_t blocks = (n - i) / 16 > 255 ? 255 : (n - i) / 16;
+		for (j = 0; j < blocks; j++, i += 16) {
+			nl_vec v;
+			memcpy(&v, p + i, 16);
+			acc -= (nl_vec)(v == nl);
+		}
+		for (j = 0; j < 16; j++)
+			k += acc[j];
+	}
+	for (; i < n; i++)
+		k += p[i] == '\n';
+	return k;
+}
+
 static uint64_t line_of(struct xs_scanner *s, size_t pos)
 {
 	if (pos < s->cnt_pos) { /* an out-of-order match: count again */
 		s->cnt_pos = 0;
 		s->cnt_line = s->line;
 	}
-	while (s->cnt_pos < pos) {
-		const uint8_t *nl = memchr(s->c + s->cnt_pos, '\n', pos - s->cnt_pos);
-		if (!nl) {
-			s->cnt_pos = pos;
-			break;
-		}
-		s->cnt_line++;
-		s->cnt_pos = (size_t)(nl - s->c) + 1;
-	}
+	s->cnt_line += count_nl(s->c + s->cnt_pos, pos - s->cnt_pos);
+	s->cnt_pos = pos;
 	return s->cnt_line;
 }
 
@@ -43,20 +66,35 @@ static size_t caps_set(const struct tmpl *t, const struct tmpl_cap *c)
 
 /* Of a signature's patterns, the one that captures the most facts on this
  * line ("... (11.8) mismatches ... PyTorch (12.4)" over its shorter form).
- * With need >= 0 (a window of several lines) a match must cover that offset,
- * the end of the anchor the database found, so a message is found from its
- * own line, never only from its neighbours. */
+ * On one line (need < 0) the pattern whose anchor the database found is
+ * tried first and, when it does not match, the others are not: each of them
+ * that could match has its own anchor on the line, so its own candidate.
+ * Most anchors in ordinary output are false ("checkpoint", "should"), and
+ * this keeps their cost to one attempt. With need >= 0 (a window of several
+ * lines) a match must cover that offset, the end of the anchor the database
+ * found, so a message is found from its own line, never only from its
+ * neighbours. */
 static void best_template(const struct sig *sg, size_t hit_slot, struct xs_hit *h, size_t n,
 			  long need, int *wraps)
 {
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
-	size_t i, best = 0, st, en;
+	size_t i, best = 0, best_i = hit_slot, st, en, k;
 	int at_end;
 
 	h->t = sg->tmpl[hit_slot];
 	h->ok = 0;
+	if (need < 0) {
+		if (tmpl_match_span(h->t, h->w, n, caps, &st, &en, &at_end) != 1) {
+			*wraps |= at_end;
+			return;
+		}
+		h->ok = 1;
+		best = caps_set(h->t, caps);
+		memcpy(h->caps, caps, sizeof(caps));
+	}
 	for (i = 0; i < sg->pattern.n; i++) {
-		size_t k;
+		if (need < 0 && i == hit_slot)
+			continue;
 		if (tmpl_match_span(sg->tmpl[i], h->w, n, caps, &st, &en, &at_end) != 1) {
 			*wraps |= at_end;
 			continue;
@@ -64,11 +102,12 @@ static void best_template(const struct sig *sg, size_t hit_slot, struct xs_hit *
 		if (need >= 0 && ((size_t)need <= st || (size_t)need > en))
 			continue;
 		k = caps_set(sg->tmpl[i], caps);
-		if (h->ok && k <= best)
-			continue;
+		if (h->ok && (k < best || (k == best && i > best_i)))
+			continue; /* of as many facts, the first pattern */
 		h->t = sg->tmpl[i];
 		h->ok = 1;
 		best = k;
+		best_i = i;
 		memcpy(h->caps, caps, sizeof(caps));
 	}
 }
@@ -325,26 +364,6 @@ static size_t last_break(const uint8_t *p, size_t n)
 	if (!q)
 		q = memrchr(p, '\r', n);
 	return q ? (size_t)(q - p) + 1 : 0;
-}
-
-/* Newlines in p[0, n): eight bytes at a time (exact zero-byte count of
- * p ^ '\n'), so short lines do not cost one memchr call each. */
-static uint64_t count_nl(const uint8_t *p, size_t n)
-{
-	const uint64_t nl = 0x0a0a0a0a0a0a0a0aULL, lo7 = 0x7f7f7f7f7f7f7f7fULL;
-	uint64_t k = 0;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w, y;
-		memcpy(&w, p + i, 8);
-		w ^= nl;
-		y = ~(((w & lo7) + lo7) | w | lo7);
-		k += ((y >> 7) * 0x0101010101010101ULL) >> 56; /* bytes set, at most 8 */
-	}
-	for (; i < n; i++)
-		k += p[i] == '\n';
-	return k;
 }
 
 static void scan_chunk(struct xs_scanner *s, size_t m)

@@ -809,6 +809,49 @@ static void scan_long_line(void **state)
 	free(p);
 }
 
+static void scan_line_numbers(void **state)
+{
+	/* lines of every length from 0 to 299 bytes over several buffers, fed in
+	 * pieces that cut lines: the line of each diagnosis is the one the
+	 * newlines before it say, wherever the counting blocks fall */
+	struct cd_buf b;
+	struct xs_result *r;
+	const struct xs_diag *d1, *d2;
+	unsigned line = 1, at1 = 0, at2 = 0;
+	size_t i, j, n = 3 * XS_BUF / 150;
+
+	(void)state;
+	buf_init(&b, 8 * XS_BUF);
+	for (i = 0; i < n; i++, line++) {
+		for (j = 0; j < i % 300; j++)
+			assert_int_equal(buf_putc(&b, (char)('a' + j % 26)), 0);
+		assert_int_equal(buf_putc(&b, '\n'), 0);
+		if (i == 4099) {
+			assert_int_equal(buf_puts(&b, "RuntimeError: No CUDA GPUs are available\n"),
+					 0);
+			at1 = ++line;
+		}
+		if (i == n - 7) {
+			assert_int_equal(
+				buf_puts(
+					&b,
+					"fatal error: cuda_runtime.h: No such file or directory\n"),
+				0);
+			at2 = ++line;
+		}
+	}
+	r = scan_pieces(b.p, b.len, 4093);
+	d1 = find(r, "no-cuda-gpus");
+	d2 = find(r, "header-cuda-runtime");
+	assert_non_null(d1);
+	assert_non_null(d2);
+	assert_int_equal(d1->first_line, at1);
+	assert_int_equal(d2->first_line, at2);
+	assert_int_equal(r->inputs[0].lines, line - 1);
+	xs_result_free(r);
+	buf_free(&b);
+}
+
 static void scan_bounded_diagnoses(void **state)
 {
 	struct cd_buf b;
@@ -900,6 +943,7 @@ int main(void)
 		cmocka_unit_test(scan_nul_and_invalid_utf8),
 		cmocka_unit_test(scan_binary),
 		cmocka_unit_test(scan_long_line),
+		cmocka_unit_test(scan_line_numbers),
 		cmocka_unit_test(scan_bounded_diagnoses),
 		cmocka_unit_test(scan_long_fact),
 		cmocka_unit_test(report_expand),
