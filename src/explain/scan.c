@@ -254,7 +254,9 @@ static void open_segment(struct xs_scanner *s, size_t to)
 
 /* Keep the line around `to` among the candidates of last resort: the
  * heaviest and, of equal weight, the latest (the last exception of a log is
- * the one that ended it). Traceback source lines are not candidates. */
+ * the one that ended it). Traceback source lines are not candidates, nor is
+ * a line a benign row (weight 0: collect_env's "Could not collect") fits,
+ * whichever pattern the database reports first. */
 static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 {
 	struct xs_result *r = s->res;
@@ -262,6 +264,18 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 	size_t b = to, e = to, i;
 	uint64_t line;
 
+	if (!weight) { /* a harmless line: it, and any candidate on it, is out */
+		while (b > 0 && !xs_is_break(s->c[b - 1]) && to - b < XS_TEXT_MAX)
+			b--;
+		s->benign_set = 1;
+		s->benign_line = line_of(s, b);
+		for (i = 0; i < r->n_cand; i++)
+			if (r->cand[i].input == s->input && r->cand[i].line == s->benign_line) {
+				r->cand[i] = r->cand[--r->n_cand];
+				break;
+			}
+		return;
+	}
 	if (r->n_cand == XS_CAND_MAX) { /* the lightest, earliest one goes */
 		c = &r->cand[0];
 		for (i = 1; i < r->n_cand; i++)
@@ -277,6 +291,8 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 	while (e < s->cn && !xs_is_break(s->c[e]) && e - b < XS_TEXT_MAX)
 		e++;
 	line = line_of(s, b);
+	if (s->benign_set && s->benign_line == line)
+		return;
 	for (i = 0; i < r->n_cand; i++) /* another pattern on the same line */
 		if (r->cand[i].input == s->input && r->cand[i].line == line) {
 			if (weight > r->cand[i].weight)

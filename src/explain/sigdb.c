@@ -301,8 +301,8 @@ static int fallback_row(struct sigdb *db, const char *name, size_t lineno, char 
 	if (db->n_fb >= SIG_FALLBACK_MAX)
 		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d rows", name, lineno,
 			       SIG_FALLBACK_MAX);
-	if (str_to_int(f[0], 1, 9, &w))
-		return err_set(err, CD_EFORMAT, "%s:%zu: weight must be 1..9", name, lineno);
+	if (str_to_int(f[0], 0, 9, &w))
+		return err_set(err, CD_EFORMAT, "%s:%zu: weight must be 0..9", name, lineno);
 	if (*f[1] && strcmp(f[1], "case"))
 		return err_set(err, CD_EFORMAT, "%s:%zu: flags must be case or empty", name,
 			       lineno);

@@ -338,3 +338,27 @@ samples() {
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.diagnoses == []'
 }
+
+@test "healthy output (tests/fixtures/healthy) is no failure: no error or warning diagnosis, exit 0" {
+	n=0
+	for f in "$BATS_TEST_DIRNAME"/../fixtures/healthy/*.log; do
+		run "$CD" --json explain --no-env "$f"
+		[ "$status" -eq 0 ] || { echo "$f: exit $status"; false; }
+		bad=$(jq -r '[.diagnoses[] | select(.severity != "info") | .signature] | join(",")' <<<"$output")
+		[ -z "$bad" ] || { echo "$f: $bad"; false; }
+		n=$((n + 1))
+	done
+	[ "$n" -ge 10 ]
+}
+
+@test "a benign line (collect_env's Could not collect) is never a line of last resort" {
+	printf '%s\n' 'Clang version: Could not collect' 'worker: could not reach the frobnicator' \
+		'[conda] Could not collect' >"$T/benign"
+	run "$CD" --json explain --no-env "$T/benign"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.diagnoses[0].category == "unknown" and ([.diagnoses[0].candidates[].line] == [2])'
+	printf '%s\n' 'GPU models and configuration: Could not collect' 'cuDNN version: Could not collect' >"$T/benign2"
+	run "$CD" --json explain --no-env "$T/benign2"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.diagnoses == []'
+}
