@@ -5,13 +5,14 @@
 # (step lines, tqdm progress bars with carriage returns, NCCL INFO lines,
 # rank prefixes, ANSI colour) with real failure lines (the signatures' own
 # samples) mixed in. Each tool runs once on one core (taskset) under
-# /usr/bin/time -v; prints GB/s, the ratios and peak RSS (rg is skipped when
-# ripgrep is not installed). The log is deleted
-# on exit. Usage: bench/explain.sh [BINARY] [SIZE_MIB]
+# /usr/bin/time -v, best of RUNS (default 3); prints wall and CPU GB/s, the ratios and peak
+# RSS (rg is skipped when ripgrep is not installed). The log is deleted on exit.
+# Usage: [RUNS=N] bench/explain.sh [BINARY] [SIZE_MIB]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CD="${1:-build/cuda-doctor}"
 MIB="${2:-1024}"
+RUNS="${RUNS:-3}"
 PAT="$(dirname "$CD")/gen/patterns.ere"
 [ -x "$CD" ] || { echo "bench: build $CD first (make)" >&2; exit 2; }
 [ -f "$PAT" ] || PAT=build/gen/patterns.ere
@@ -56,23 +57,37 @@ truncate -s $((MIB << 20)) "$LOG"
 BYTES=$(stat -c %s "$LOG")
 echo "bench: $((BYTES >> 20)) MiB log, $(wc -l <"$TMP/fail.txt") distinct failure lines mixed in, $(wc -l <"$PAT") patterns"
 PIN=()
-SECS_explain=0 SECS_grep=0 SECS_rg=
+SECS_explain=0 SECS_grep=0 SECS_rg='' CPU_explain=0
 command -v taskset >/dev/null && PIN=(taskset -c 0)
 
-# run NAME CMD...: time it, print elapsed, GB/s, peak RSS; sets SECS_<NAME>
+# run NAME CMD...: the best of RUNS runs (default 3): elapsed and CPU seconds, GB/s of each,
+# peak RSS; sets SECS_<NAME> (wall) and CPU_<NAME> (user + system). On a machine busy with
+# other work the wall time counts the waits for the core too; the CPU time is the cost of the
+# scan itself.
 run() {
-	local name=$1 out="$TMP/$1.time"
+	local name=$1 out="$TMP/$1.time" k wall rss secs cpu best_s=0 best_c=0 best_r=0
 	shift
-	cat "$LOG" >/dev/null # same page-cache state for every tool
-	/usr/bin/time -v -o "$out" "${PIN[@]}" "$@" >"$TMP/$name.out" 2>/dev/null || true
-	local wall rss secs
-	wall=$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$out")
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out")
-	secs=$(awk -v t="$wall" 'BEGIN { n = split(t, a, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + a[i]; print s }')
-	printf '%-8s %8.2f s  %6.2f GB/s  peak RSS %6.1f MiB\n' "$name" "$secs" \
-		"$(awk -v b="$BYTES" -v s="$secs" 'BEGIN { print (s > 0 ? b / s / 1e9 : 0) }')" \
-		"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
-	printf -v "SECS_$name" '%s' "$secs"
+	for ((k = 0; k < RUNS; k++)); do
+		cat "$LOG" >/dev/null # same page-cache state for every tool
+		/usr/bin/time -v -o "$out" "${PIN[@]}" "$@" >"$TMP/$name.out" 2>/dev/null || true
+		wall=$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$out")
+		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out")
+		cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s + 0 }' "$out")
+		secs=$(awk -v t="$wall" 'BEGIN { n = split(t, a, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + a[i]; print s }')
+		if [ "$k" -eq 0 ] || awk -v a="$secs" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then
+			best_s=$secs
+			best_r=$rss
+		fi
+		if [ "$k" -eq 0 ] || awk -v a="$cpu" -v b="$best_c" 'BEGIN { exit !(a < b) }'; then
+			best_c=$cpu
+		fi
+	done
+	printf '%-8s %7.2f s %6.2f GB/s   cpu %7.2f s %6.2f GB/s   peak RSS %6.1f MiB\n' "$name" "$best_s" \
+		"$(awk -v b="$BYTES" -v s="$best_s" 'BEGIN { print (s > 0 ? b / s / 1e9 : 0) }')" "$best_c" \
+		"$(awk -v b="$BYTES" -v s="$best_c" 'BEGIN { print (s > 0 ? b / s / 1e9 : 0) }')" \
+		"$(awk -v k="$best_r" 'BEGIN { print k / 1024 }')"
+	printf -v "SECS_$name" '%s' "$best_s"
+	printf -v "CPU_$name" '%s' "$best_c"
 }
 
 run explain "$CD" --json explain --no-env "$LOG"
@@ -85,5 +100,7 @@ fi
 echo "matching lines: explain $(jq .summary.matched_lines "$TMP/explain.out"), grep $(cat "$TMP/grep.out"), rg $(cat "$TMP/rg.out" 2>/dev/null || echo -)"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 echo "explain is $(ratio "$SECS_grep" "$SECS_explain") faster than grep -E${SECS_rg:+, $(ratio "${SECS_rg:-0}" "$SECS_explain") faster than rg}"
-awk -v b="$BYTES" -v s="$SECS_explain" 'BEGIN { exit !(b / s / 1e9 >= 1) }' &&
-	echo "target >= 1 GB/s on one core: met" || echo "target >= 1 GB/s on one core: NOT met"
+awk -v b="$BYTES" -v s="$SECS_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1) }' &&
+	echo "target >= 1 GB/s on one core (wall): met" || echo "target >= 1 GB/s on one core (wall): NOT met"
+awk -v b="$BYTES" -v s="$CPU_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1) }' &&
+	echo "target >= 1 GB/s on one core (cpu): met" || echo "target >= 1 GB/s on one core (cpu): NOT met"
