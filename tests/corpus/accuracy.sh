@@ -16,7 +16,10 @@
 # at all (silent), and the key fact in the first diagnosis; then every miss
 # (with -v, the diagnoses explain gave). Targets may be set to fail below
 # them: TOP1_MIN, ANY_MIN, FACT_MIN, and above them: UNKNOWN_MAX, SILENT_MAX
-# (percent), applied to every part named.
+# (percent), applied to every part named. Each part's figures are given again
+# for its logs from threads no row of data/ cites (a signature's source, a
+# table's): a thread read while writing a signature measures memory, not
+# generalisation. With two test parts or more, the figures of them all.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 CD="${CD_BIN:-$here/../../build/cuda-doctor}"
@@ -31,15 +34,23 @@ command -v jq >/dev/null || { echo "accuracy: jq is needed" >&2; exit 2; }
 [ -x "$CD" ] || { echo "accuracy: no binary at $CD (set CD_BIN)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the threads a row of data/ cites (signature sources, tables): a test log from one of them
+# measures what was read there, so the figures are also given without them
+grep -rhoiE 'github\.com/[^] )>"'"'"'`]+' "$here/../../data" 2>/dev/null |
+	sed -E 's#[?\#].*##; s#[.,;:]+$##; s#/+$##' | tr A-Z a-z | LC_ALL=C sort -u >"$tmp/cited"
+export CITED="$tmp/cited"
 
-# one line per log: part name want_category want_fact got_first got_all got_fact
+# one line per log: part name want_category want_fact got_first got_all got_fact top3 cited
 judge() {
-	local expect=$1 part name log want fact json
+	local expect=$1 part name log want fact json url cited
 	part=$(basename "$(dirname "$expect")")
 	name=$(basename "$expect" .expect)
 	log=${expect%.expect}.log
 	want=$(sed -n 's/^category: *//p' "$expect" | head -1)
 	fact=$(sed -n 's/^fact: *//p' "$expect" | head -1)
+	url=$(sed -n 's/^url: *//p' "$expect" | head -1 | sed -E 's#^https?://##; s#[?\#].*##; s#/+$##' | tr A-Z a-z)
+	cited=0
+	[ -n "$url" ] && grep -qFx "$url" "$CITED" && cited=1
 	json=$("$CD" --json explain --no-env "$log" 2>/dev/null || true)
 	jq -r --arg part "$part" --arg name "$name" --arg want "$want" --arg fact "$fact" '
 		(.diagnoses // []) as $d
@@ -50,8 +61,8 @@ judge() {
 		   (if $fact == "" then "-"
 		    else (($d[0].facts // {})[$kv[0]] // "") as $v
 		         | if $v == ($kv[1:] | join("=")) then "ok" else "miss:" + $v end end),
-		   ([$d[:3][] | .category + "/" + .signature] | join(" "))]
-		| @tsv' <<<"${json:-{\}}"
+		   ([$d[:3][] | .category + "/" + .signature] | join(" ")), $cited]
+		| @tsv' --arg cited "$cited" <<<"${json:-{\}}"
 }
 export -f judge
 export CD
@@ -75,6 +86,10 @@ for p in "${parts[@]}"; do
 		if ($6 == "unknown") { no[c]++; NO++ }
 		if ($6 == "none") { si[c]++; SI++ }
 		if ($4 != "-") { nf[c]++; NFK++; if ($7 == "ok") { fo[c]++; FO++ } }
+		if ($9 != 1) {
+			Nu++; T1u += $5 == c; ANu += index("," $6 ",", "," c ",") > 0; NOu += $6 == "unknown"
+			SIu += $6 == "none"; if ($4 != "-") { NFu++; FOu += $7 == "ok" }
+		}
 		if ($5 != c) miss[++m] = sprintf("  %-58s want %-18s got %s", $2, c, verbose ? $8 : $5)
 		else if ($4 != "-" && $7 != "ok")
 			miss[++m] = sprintf("  %-58s fact %s, got %s", $2, $4, substr($7, 6) == "" ? "nothing" : substr($7, 6))
@@ -92,6 +107,8 @@ for p in "${parts[@]}"; do
 		printf "  %-20s %5d %7s %7s %8s %7s %11s\n", "all", N, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), NFK ? sprintf("%d/%d %s", FO, NFK, pct(FO, NFK)) : "-"
 		if (m) { printf "  misses:\n"; for (i = 1; i <= m; i++) print miss[i] }
 		printf "accuracy %s: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", part, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), pct(FO, NFK)
+		if (Nu < N)
+			printf "accuracy %s, %d logs of threads no data row cites: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", part, Nu, pct(T1u, Nu), pct(ANu, Nu), pct(NOu, Nu), pct(SIu, Nu), pct(FOu, NFu)
 		bad = 0
 		if (top1min != "" && 100 * T1 < top1min * N) { print "accuracy " part ": top-1 below " top1min "%"; bad = 1 }
 		if (anymin != "" && 100 * AN < anymin * N) { print "accuracy " part ": any below " anymin "%"; bad = 1 }
@@ -101,4 +118,19 @@ for p in "${parts[@]}"; do
 		exit bad
 	}' "$tmp/rows" || status=1
 done
+# all the test parts asked for, together
+awk -F'\t' 'function pct(a, b) { return b ? sprintf("%5.1f%%", 100 * a / b) : "    -" }
+	$1 ~ /^test/ {
+		p[$1] = 1; c = $3; u = $9 != 1
+		N++; T1 += $5 == c; AN += index("," $6 ",", "," c ",") > 0; NO += $6 == "unknown"; SI += $6 == "none"
+		if ($4 != "-") { NK++; FO += $7 == "ok" }
+		Nu += u; T1u += u && $5 == c; ANu += u && index("," $6 ",", "," c ",") > 0
+		NOu += u && $6 == "unknown"; SIu += u && $6 == "none"; if (u && $4 != "-") { NFu++; FOu += $7 == "ok" }
+	}
+	END {
+		for (k in p) np++
+		if (np < 2) exit
+		printf "accuracy all %d test parts (%d logs): top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", np, N, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), pct(FO, NK)
+		printf "accuracy all %d test parts, %d logs of threads no data row cites: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", np, Nu, pct(T1u, Nu), pct(ANu, Nu), pct(NOu, Nu), pct(SIu, Nu), pct(FOu, NFu)
+	}' "$tmp/rows"
 exit $status
