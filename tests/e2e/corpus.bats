@@ -5,7 +5,7 @@
 
 @test "corpus: the test parts are frozen (file lists and contents)" {
 	cd "$BATS_TEST_DIRNAME/../corpus"
-	for p in test test2 test3 test4 test5 test6; do
+	for p in test test2 test3 test4 test5 test6 test7; do
 		sha256sum --quiet -c $p.sha256
 		diff <(find $p -type f | LC_ALL=C sort) <(awk '{print $2}' $p.sha256)
 	done
@@ -20,10 +20,11 @@
 	threads test4 >"$BATS_TEST_TMPDIR/test4"
 	threads test5 >"$BATS_TEST_TMPDIR/test5"
 	threads test6 >"$BATS_TEST_TMPDIR/test6"
+	threads test7 >"$BATS_TEST_TMPDIR/test7"
 	threads tune >"$BATS_TEST_TMPDIR/tune"
-	for a in test test2 test3 test4 test5 test6; do
+	for a in test test2 test3 test4 test5 test6 test7; do
 		[ -z "$(comm -12 "$BATS_TEST_TMPDIR/$a" "$BATS_TEST_TMPDIR/tune")" ]
-		for b in test test2 test3 test4 test5 test6; do
+		for b in test test2 test3 test4 test5 test6 test7; do
 			[ "$a" = "$b" ] || [ -z "$(comm -12 "$BATS_TEST_TMPDIR/$a" "$BATS_TEST_TMPDIR/$b")" ]
 		done
 	done
@@ -77,4 +78,11 @@
 	echo "$output" | grep -v '^  .* want '
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"accuracy test6: top-1"* ]]
+}
+
+@test "corpus: accuracy on the seventh test part stays above its floor" {
+	run env CD_BIN="${CD_BIN:?set CD_BIN}" TOP1_MIN=87 "$BATS_TEST_DIRNAME/../corpus/accuracy.sh" test7
+	echo "$output" | grep -v '^  .* want '
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"accuracy test7: top-1"* ]]
 }
