@@ -148,3 +148,25 @@ size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, siz
 		return norm_major(out);
 	return k < XS_TUPLE_MAX ? norm_tuple(out) : k;
 }
+
+static int is_major_minor(const char *v)
+{
+	size_t k = 0;
+
+	while (isdigit((unsigned char)v[k]))
+		k++;
+	if (!k || k > 2 || v[k] != '.' || !isdigit((unsigned char)v[k + 1]))
+		return 0;
+	k += 2;
+	while (isdigit((unsigned char)v[k]))
+		k++;
+	return v[k] == '\0';
+}
+
+int keyfact_canonical(const char *name, const char *v)
+{
+	static const char *const xy[] = {"cc",		"torch_cuda",	"nvcc_cuda",
+					 "driver_cuda", "runtime_cuda", NULL};
+
+	return is_name(name, xy) ? is_major_minor(v) : 1;
+}

@@ -15,4 +15,10 @@
  * (cap >= 1), NUL-terminated; returns its length. */
 size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, size_t cap);
 
+/* 1 when v, a value keyfact_norm wrote, is in its canonical form: a
+ * compute capability or a CUDA version as "X.Y"; any value of a name
+ * without a rule. A value that failed to normalise ("535.104.05" as cc) is
+ * not, and a fact taken from the lines around is then left out. */
+int keyfact_canonical(const char *name, const char *v);
+
 #endif

@@ -30,13 +30,17 @@ void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
 	const struct tmpl_cap *cp = &caps[c->cap];
 	char *v = s->ctx[c->slot].v;
+	char tmp[XS_FACT_MAX + 1];
 	uint32_t bit = (uint32_t)1 << c->slot;
 	size_t i;
 
 	if (tmpl_match(c->tmpl, p, n, caps) != 1 || cp->off == SIZE_MAX || !cp->len)
 		return;
-	keyfact_norm(c->fact, p + cp->off, cp->len < XS_FACT_MAX ? cp->len : XS_FACT_MAX, v,
-		     XS_FACT_MAX + 1);
+	keyfact_norm(c->fact, p + cp->off, cp->len < XS_FACT_MAX ? cp->len : XS_FACT_MAX, tmp,
+		     sizeof(tmp));
+	if (!keyfact_canonical(c->fact, tmp))
+		return; /* "535.104.05" in a compute capability's place: not one */
+	memcpy(v, tmp, strlen(tmp) + 1);
 	s->ctx[c->slot].line = line;
 	s->ctx_set |= bit;
 	for (i = 0; s->ctx_waiting[c->slot] && i < s->res->n; i++) {

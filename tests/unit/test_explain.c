@@ -588,6 +588,11 @@ static void keyfact_forms(void **state)
 	assert_string_equal(norm("cc", "120"), "12.0");
 	assert_string_equal(norm("cc", "sm_120f"), "12.0");
 	assert_string_equal(norm("cc", "8.9"), "8.9");
+	assert_true(keyfact_canonical("cc", norm("cc", "8.9")));
+	assert_false(keyfact_canonical("cc", norm("cc", "535.104.05")));
+	assert_false(keyfact_canonical("driver_cuda", norm("driver_cuda", "535")));
+	assert_true(keyfact_canonical("driver_cuda", norm("driver_cuda", "12020")));
+	assert_true(keyfact_canonical("nccl", "2.21.5"));
 	assert_string_equal(norm("cc", "Ampere"), "Ampere"); /* not a number: kept */
 	assert_string_equal(norm("torch_cuda", "cu121"), "12.1");
 	assert_string_equal(norm("torch_cuda", "cu92"), "9.2");
