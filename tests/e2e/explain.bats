@@ -373,3 +373,14 @@ samples() {
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.diagnoses == []'
 }
+
+@test "a compute capability from the lines around needs X.Y or sm_XY: a bare number of an nvidia-smi csv is not one" {
+	printf '%s\n' 'NVIDIA GeForce RTX 3090, 45, 350.00 W' \
+		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/csv1"
+	run "$CD" --json explain --no-env "$T/csv1"
+	echo "$output" | jq -e '.diagnoses[0].signature == "no-kernel-image" and (.diagnoses[0].facts.cc == null)'
+	printf '%s\n' 'NVIDIA GeForce RTX 3090, 8.6, 24576 MiB' \
+		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/csv2"
+	run "$CD" --json explain --no-env "$T/csv2"
+	echo "$output" | jq -e '.diagnoses[0].facts.cc == "8.6"'
+}
