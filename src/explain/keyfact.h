@@ -21,4 +21,10 @@ size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, siz
  * not, and a fact taken from the lines around is then left out. */
 int keyfact_canonical(const char *name, const char *v);
 
+/* The value of fact `name` found in p[0, n) on a line around a diagnosis,
+ * normalised into out (as keyfact_norm): 1 when it can be that fact there,
+ * 0 when it cannot (a bare number as a compute capability, a value that is
+ * not canonical); out is then not to be used. */
+int keyfact_context(const char *name, const uint8_t *p, size_t n, char *out, size_t cap);
+
 #endif

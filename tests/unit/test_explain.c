@@ -593,6 +593,19 @@ static void keyfact_forms(void **state)
 	assert_false(keyfact_canonical("driver_cuda", norm("driver_cuda", "535")));
 	assert_true(keyfact_canonical("driver_cuda", norm("driver_cuda", "12020")));
 	assert_true(keyfact_canonical("nccl", "2.21.5"));
+	{
+		char v[32];
+		assert_false(keyfact_context("cc", (const uint8_t *)"45", 2, v, sizeof(v)));
+		assert_false(
+			keyfact_context("cc", (const uint8_t *)"535.104.05", 10, v, sizeof(v)));
+		assert_true(keyfact_context("cc", (const uint8_t *)"sm_86", 5, v, sizeof(v)));
+		assert_string_equal(v, "8.6");
+		assert_true(keyfact_context("cc", (const uint8_t *)"8.9", 3, v, sizeof(v)));
+		assert_string_equal(v, "8.9");
+		assert_true(
+			keyfact_context("driver_cuda", (const uint8_t *)"12020", 5, v, sizeof(v)));
+		assert_string_equal(v, "12.2");
+	}
 	assert_string_equal(norm("cc", "Ampere"), "Ampere"); /* not a number: kept */
 	assert_string_equal(norm("torch_cuda", "cu121"), "12.1");
 	assert_string_equal(norm("torch_cuda", "cu92"), "9.2");
