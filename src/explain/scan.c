@@ -264,13 +264,15 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 	size_t b = to, e = to, i;
 	uint64_t line;
 
+	while (b > 0 && !xs_is_break(s->c[b - 1]) && to - b < XS_TEXT_MAX)
+		b--;
+	line = line_of(s, b);
+	if (line == s->benign_line)
+		return;
 	if (!weight) { /* a harmless line: it, and any candidate on it, is out */
-		while (b > 0 && !xs_is_break(s->c[b - 1]) && to - b < XS_TEXT_MAX)
-			b--;
-		s->benign_set = 1;
-		s->benign_line = line_of(s, b);
+		s->benign_line = line;
 		for (i = 0; i < r->n_cand; i++)
-			if (r->cand[i].input == s->input && r->cand[i].line == s->benign_line) {
+			if (r->cand[i].input == s->input && r->cand[i].line == line) {
 				r->cand[i] = r->cand[--r->n_cand];
 				break;
 			}
@@ -286,13 +288,8 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 		if (weight < c->weight)
 			return;
 	}
-	while (b > 0 && !xs_is_break(s->c[b - 1]) && to - b < XS_TEXT_MAX)
-		b--;
 	while (e < s->cn && !xs_is_break(s->c[e]) && e - b < XS_TEXT_MAX)
 		e++;
-	line = line_of(s, b);
-	if (s->benign_set && s->benign_line == line)
-		return;
 	for (i = 0; i < r->n_cand; i++) /* another pattern on the same line */
 		if (r->cand[i].input == s->input && r->cand[i].line == line) {
 			if (weight > r->cand[i].weight)

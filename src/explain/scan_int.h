@@ -66,8 +66,8 @@ struct xs_scanner {
 	struct xs_pending pend[XS_PENDING_MAX];
 	size_t cnt_pos;
 	uint64_t cnt_line;
-	int benign_set;	      /* a benign fallback row (weight 0) fitted line benign_line */
-	uint64_t benign_line; /* of this input: never a candidate of last resort */
+	uint64_t benign_line; /* a benign fallback row (weight 0) fitted this line of the input
+			       * (0: none yet; lines count from 1): never a candidate */
 	/* context facts (explain_facts.tsv): the latest value of each fact name
 	 * seen in this input, and how many diagnoses wait for one after them */
 	struct {
