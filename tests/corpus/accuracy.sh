@@ -72,30 +72,42 @@ for p in "${parts[@]}"; do
 	find "$here/$p" -name '*.expect' | LC_ALL=C sort
 done | xargs -P 2 -I{} bash -c 'judge "$1"' _ {} >"$tmp/rows"
 
+# the counting both summaries share: tally(k) adds the current row ($3 wanted, $4 fact, $5 first,
+# $6 all, $7 fact found) to the totals of key k; summary(label, k) prints them
+lib='
+function pct(a, b) { return b ? sprintf("%5.1f%%", 100 * a / b) : "    -" }
+function tally(k) {
+	N[k]++; T1[k] += $5 == $3; AN[k] += index("," $6 ",", "," $3 ",") > 0
+	NO[k] += $6 == "unknown"; SI[k] += $6 == "none"
+	if ($4 != "-") { NK[k]++; FO[k] += $7 == "ok" }
+}
+function summary(label, k) {
+	printf "accuracy %s: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", label,
+		pct(T1[k], N[k]), pct(AN[k], N[k]), pct(NO[k], N[k]), pct(SI[k], N[k]), pct(FO[k], NK[k])
+}'
+
 status=0
 for p in "${parts[@]}"; do
 	awk -F'\t' -v part="$p" -v top1min="${TOP1_MIN:-}" -v anymin="${ANY_MIN:-}" \
 		-v factmin="${FACT_MIN:-}" -v unkmax="${UNKNOWN_MAX:-}" -v silentmax="${SILENT_MAX:-}" \
-		-v verbose=$verbose '
-	function pct(a, b) { return b ? sprintf("%5.1f%%", 100 * a / b) : "    -" }
+		-v verbose=$verbose "$lib"'
 	$1 != part { next }
 	{
-		c = $3; n[c]++; N++
-		if ($5 == c) { t1[c]++; T1++ }
-		if (index("," $6 ",", "," c ",")) { an[c]++; AN++ }
-		if ($6 == "unknown") { no[c]++; NO++ }
-		if ($6 == "none") { si[c]++; SI++ }
-		if ($4 != "-") { nf[c]++; NFK++; if ($7 == "ok") { fo[c]++; FO++ } }
-		if ($9 != 1) {
-			Nu++; T1u += $5 == c; ANu += index("," $6 ",", "," c ",") > 0; NOu += $6 == "unknown"
-			SIu += $6 == "none"; if ($4 != "-") { NFu++; FOu += $7 == "ok" }
-		}
+		c = $3; n[c]++
+		if ($5 == c) t1[c]++
+		if (index("," $6 ",", "," c ",")) an[c]++
+		if ($6 == "unknown") no[c]++
+		if ($6 == "none") si[c]++
+		if ($4 != "-") { nf[c]++; if ($7 == "ok") fo[c]++ }
+		tally("all")
+		if ($9 != 1) tally("u")
 		if ($5 != c) miss[++m] = sprintf("  %-58s want %-18s got %s", $2, c, verbose ? $8 : $5)
 		else if ($4 != "-" && $7 != "ok")
 			miss[++m] = sprintf("  %-58s fact %s, got %s", $2, $4, substr($7, 6) == "" ? "nothing" : substr($7, 6))
 	}
 	END {
-		printf "%s part: %d logs\n", part, N
+		a = "all"
+		printf "%s part: %d logs\n", part, N[a]
 		printf "  %-20s %5s %7s %7s %8s %7s %11s\n", "category", "logs", "top-1", "any", "unknown", "silent", "key fact"
 		for (c in n) cats[++k] = c
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (cats[j] < cats[i]) { x = cats[i]; cats[i] = cats[j]; cats[j] = x }
@@ -104,33 +116,28 @@ for p in "${parts[@]}"; do
 			printf "  %-20s %5d %7s %7s %8s %7s %11s\n", c, n[c], pct(t1[c], n[c]), pct(an[c], n[c]), pct(no[c], n[c]),
 				pct(si[c], n[c]), nf[c] ? sprintf("%d/%d", fo[c], nf[c]) : "-"
 		}
-		printf "  %-20s %5d %7s %7s %8s %7s %11s\n", "all", N, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), NFK ? sprintf("%d/%d %s", FO, NFK, pct(FO, NFK)) : "-"
+		printf "  %-20s %5d %7s %7s %8s %7s %11s\n", "all", N[a], pct(T1[a], N[a]), pct(AN[a], N[a]), pct(NO[a], N[a]),
+			pct(SI[a], N[a]), NK[a] ? sprintf("%d/%d %s", FO[a], NK[a], pct(FO[a], NK[a])) : "-"
 		if (m) { printf "  misses:\n"; for (i = 1; i <= m; i++) print miss[i] }
-		printf "accuracy %s: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", part, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), pct(FO, NFK)
-		if (Nu < N)
-			printf "accuracy %s, %d logs of threads no data row cites: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", part, Nu, pct(T1u, Nu), pct(ANu, Nu), pct(NOu, Nu), pct(SIu, Nu), pct(FOu, NFu)
+		summary(part, a)
+		if (N["u"] < N[a])
+			summary(part ", " N["u"] + 0 " logs of threads no data row cites", "u")
 		bad = 0
-		if (top1min != "" && 100 * T1 < top1min * N) { print "accuracy " part ": top-1 below " top1min "%"; bad = 1 }
-		if (anymin != "" && 100 * AN < anymin * N) { print "accuracy " part ": any below " anymin "%"; bad = 1 }
-		if (factmin != "" && NFK && 100 * FO < factmin * NFK) { print "accuracy " part ": key fact below " factmin "%"; bad = 1 }
-		if (unkmax != "" && 100 * NO > unkmax * N) { print "accuracy " part ": unknown above " unkmax "%"; bad = 1 }
-		if (silentmax != "" && 100 * SI > silentmax * N) { print "accuracy " part ": silent above " silentmax "%"; bad = 1 }
+		if (top1min != "" && 100 * T1[a] < top1min * N[a]) { print "accuracy " part ": top-1 below " top1min "%"; bad = 1 }
+		if (anymin != "" && 100 * AN[a] < anymin * N[a]) { print "accuracy " part ": any below " anymin "%"; bad = 1 }
+		if (factmin != "" && NK[a] && 100 * FO[a] < factmin * NK[a]) { print "accuracy " part ": key fact below " factmin "%"; bad = 1 }
+		if (unkmax != "" && 100 * NO[a] > unkmax * N[a]) { print "accuracy " part ": unknown above " unkmax "%"; bad = 1 }
+		if (silentmax != "" && 100 * SI[a] > silentmax * N[a]) { print "accuracy " part ": silent above " silentmax "%"; bad = 1 }
 		exit bad
 	}' "$tmp/rows" || status=1
 done
 # all the test parts asked for, together
-awk -F'\t' 'function pct(a, b) { return b ? sprintf("%5.1f%%", 100 * a / b) : "    -" }
-	$1 ~ /^test/ {
-		p[$1] = 1; c = $3; u = $9 != 1
-		N++; T1 += $5 == c; AN += index("," $6 ",", "," c ",") > 0; NO += $6 == "unknown"; SI += $6 == "none"
-		if ($4 != "-") { NK++; FO += $7 == "ok" }
-		Nu += u; T1u += u && $5 == c; ANu += u && index("," $6 ",", "," c ",") > 0
-		NOu += u && $6 == "unknown"; SIu += u && $6 == "none"; if (u && $4 != "-") { NFu++; FOu += $7 == "ok" }
-	}
+awk -F'\t' "$lib"'
+	$1 ~ /^test/ { p[$1] = 1; tally("all"); if ($9 != 1) tally("u") }
 	END {
 		for (k in p) np++
 		if (np < 2) exit
-		printf "accuracy all %d test parts (%d logs): top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", np, N, pct(T1, N), pct(AN, N), pct(NO, N), pct(SI, N), pct(FO, NK)
-		printf "accuracy all %d test parts, %d logs of threads no data row cites: top-1 %s, any %s, unknown %s, silent %s, key fact %s\n", np, Nu, pct(T1u, Nu), pct(ANu, Nu), pct(NOu, Nu), pct(SIu, Nu), pct(FOu, NFu)
+		summary("all " np " test parts (" N["all"] " logs)", "all")
+		summary("all " np " test parts, " N["u"] + 0 " logs of threads no data row cites", "u")
 	}' "$tmp/rows"
 exit $status
