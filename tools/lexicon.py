@@ -1,36 +1,84 @@
 #!/usr/bin/env python3
 """Write data/explain_lexicon.tsv: the words of the tune corpus's logs, with
-how strongly each one speaks for each category (the log-likelihood ratio of
-naive Bayes over the words present in a log, in hundredths of a nat).
-`explain` uses it only when no signature matched (src/explain/guess.c).
+the weight each one gives each category in explain's guess (a multinomial
+logistic regression over the words present in a log, weights and the
+category's bias in hundredths). `explain` uses it only when no signature
+matched (src/explain/guess.c).
 
     tools/lexicon.py tests/corpus/tune > data/explain_lexicon.tsv
-    tools/lexicon.py --eval tests/corpus/tune   # leave-one-thread-out figures
+    tools/lexicon.py --eval tests/corpus/tune   # five folds by thread
+
+A log's words are its words (a letter, then letters, digits and _+.-, ending
+on a letter or digit; lower-cased; none with three digits in a row) and the
+letter parts of each of them (cudaErrorUnsupportedPtxVersion: cuda, error,
+unsupported, ptx, version; CUDNN_STATUS_ALLOC_FAILED: cudnn, status, alloc,
+failed), 3 to 39 bytes, each counted once: a message never seen whole still
+shares its parts with the ones that were.
 
 Only tests/corpus/tune is ever read: the test parts stay unseen. Python's
-standard library only; the output is sorted, so it is reproducible."""
+standard library only; the logs, the words and the arithmetic run in a fixed
+order and the output is sorted, so it is reproducible."""
 import collections
 import glob
+import hashlib
 import math
 import os
 import re
 import sys
 
-MIN_DF = 3          # logs a word must appear in
-MIN_LLR = 0.7       # the strongest |ratio| a kept word must reach, in nats
-ALPHA = 0.1         # additive smoothing
-# as src/explain/guess.h: a lead of 2 nats, and 2 words of 2 nats for the category
-MARGIN, STRONG, MIN_STRONG = 2.0, 200, 2
-WORD = re.compile(rb"[a-z][a-z0-9_+.-]*[a-z0-9]|[a-z]")
+MIN_DF = 2          # logs a word must appear in
+EPOCHS = 40         # passes of stochastic gradient descent over the logs
+RATE = 0.3          # learning rate of the first pass; pass e uses RATE / (1 + e / 5)
+L2 = 3e-4           # weight decay
+KEEP = 10           # a word is kept when some category's weight reaches this (hundredths)
+FOLDS = 5
+TAIL = 256 << 10    # as src/explain/scan.h XS_TAIL: the guess reads the log's last 256 KiB
+# as src/explain/guess.h: the category must lead the next by GUESS_MIN_MARGIN
+# with a word of GUESS_STRONG for it
+MARGIN, STRONG = 25, 100
+WORD = re.compile(rb"[A-Za-z][A-Za-z0-9_+.-]*[A-Za-z0-9]|[A-Za-z]")
 DIGITS = re.compile(rb"[0-9]{3}")
+
+
+def parts(tok):
+    """The letter runs of a word, split where a lower-case letter meets an
+    upper-case one and before the last capital of a run of capitals that
+    starts a lower-case part (HTTPError: HTTP, Error)."""
+    out, i, n = [], 0, len(tok)
+    while i < n:
+        c = tok[i:i + 1]
+        if not c.isalpha():
+            i += 1
+            continue
+        j = i
+        if c.isupper():
+            while j < n and tok[j:j + 1].isupper():
+                j += 1
+            if j < n and tok[j:j + 1].islower():
+                if j - 1 > i:
+                    out.append(tok[i:j - 1])
+                i = j - 1
+                j = i + 1
+                while j < n and tok[j:j + 1].islower():
+                    j += 1
+        else:
+            while j < n and tok[j:j + 1].islower():
+                j += 1
+        out.append(tok[i:j])
+        i = j
+    return out
 
 
 def words(text):
     """The distinct words of a log, as src/explain/guess.c cuts them."""
     out = set()
-    for w in WORD.findall(text.lower()):
+    for tok in WORD.findall(text):
+        w = tok.lower()
         if 2 < len(w) < 40 and not DIGITS.search(w):
             out.add(w)
+        for p in parts(tok):
+            if 2 < len(p) < 40:
+                out.add(p.lower())
     return out
 
 
@@ -41,58 +89,78 @@ def load(folder):
         cat = re.search(r"^category:\s*(\S+)", meta, re.M).group(1)
         th = re.search(r"^thread:\s*(\S+)", meta, re.M)
         body = open(e[: -len(".expect")] + ".log", "rb").read()
-        body = body.replace(b"\x00", b"")  # UTF-16 logs read as their ASCII
-        logs.append((th.group(1) if th else e, cat, words(body)))
+        body = body.replace(b"\x00", b"")[-TAIL:]  # UTF-16 logs read as their ASCII
+        logs.append((th.group(1) if th else e, cat, sorted(words(body))))
     return logs
 
 
 def train(logs):
-    df = collections.defaultdict(collections.Counter)
-    n = collections.Counter()
-    for _, c, ws in logs:
-        n[c] += 1
-        for w in ws:
-            df[w][c] += 1
-    cats = sorted(n)
-    total = sum(n.values())
+    df = collections.Counter()
+    for _, _, ws in logs:
+        df.update(ws)
+    vocab = {w for w, k in df.items() if k >= MIN_DF}
+    cats = sorted({c for _, c, _ in logs})
+    index = {c: i for i, c in enumerate(cats)}
+    k = len(cats)
+    weight = {w: [0.0] * k for w in sorted(vocab)}
+    bias = [0.0] * k
+    data = [(index[c], [weight[w] for w in ws if w in vocab]) for _, c, ws in logs]
+    for epoch in range(EPOCHS):
+        rate = RATE / (1 + epoch / 5)
+        for y, rows in data:
+            s = list(bias)
+            for row in rows:
+                for i in range(k):
+                    s[i] += row[i]
+            top = max(s)
+            e = [math.exp(x - top) for x in s]
+            z = sum(e)
+            g = [x / z for x in e]
+            g[y] -= 1.0
+            for i in range(k):
+                bias[i] -= rate * g[i]
+            for row in rows:
+                for i in range(k):
+                    row[i] -= rate * (g[i] + L2 * row[i])
     table = {}
-    for w, per in df.items():
-        all_ = sum(per.values())
-        if all_ < MIN_DF:
-            continue
-        row = []
-        for c in cats:
-            p = (per[c] + ALPHA) / (n[c] + 2 * ALPHA)
-            q = (all_ - per[c] + ALPHA) / (total - n[c] + 2 * ALPHA)
-            row.append(math.log(p / q))
-        if max(abs(x) for x in row) >= MIN_LLR:
-            table[w] = [round(x * 100) for x in row]
-    prior = [round(math.log(n[c] / total) * 100) for c in cats]
-    return cats, prior, table
+    for w, row in weight.items():
+        r = [round(x * 100) for x in row]
+        if max(abs(x) for x in r) >= KEEP:
+            table[w] = r
+    return cats, [round(x * 100) for x in bias], table
 
 
 def classify(model, ws):
+    """The category, and whether guess.c would make the guess."""
     cats, prior, table = model
     s = list(prior)
+    strong = [0] * len(cats)
     for w in ws:
         row = table.get(w)
         if row:
             for i, x in enumerate(row):
                 s[i] += x
-    order = sorted(range(len(cats)), key=lambda i: -s[i])
-    strong = sum(1 for w in ws if w in table and table[w][order[0]] >= STRONG)
-    return cats[order[0]], (s[order[0]] - s[order[1]]) / 100.0, strong
+                strong[i] = max(strong[i], x)
+    order = sorted(range(len(cats)), key=lambda i: (-s[i], i))
+    first = order[0]
+    made = s[first] - s[order[1]] >= MARGIN and strong[first] >= STRONG
+    return cats[first], made
 
 
 def evaluate(logs):
-    res = []
-    for th, cat, ws in logs:
-        got, margin, strong = classify(train([x for x in logs if x[0] != th]), ws)
-        res.append((got == cat, margin >= MARGIN and strong >= MIN_STRONG))
-    sel = [ok for ok, made in res if made]
-    print(f"leave one thread out: a guess for {len(sel)} of {len(res)} logs, "
-          f"right {sum(sel)} ({100.0 * sum(sel) / max(1, len(sel)):.1f}%); "
-          f"first category right {sum(ok for ok, _ in res)} of {len(res)}")
+    fold = {th: int(hashlib.sha256(th.encode()).hexdigest(), 16) % FOLDS for th, _, _ in logs}
+    right = made = made_right = 0
+    for f in range(FOLDS):
+        model = train([x for x in logs if fold[x[0]] != f])
+        for th, cat, ws in logs:
+            if fold[th] == f:
+                got, m = classify(model, ws)
+                right += got == cat
+                made += m
+                made_right += m and got == cat
+    print(f"{FOLDS} folds by thread: first category right for {right} of {len(logs)} logs "
+          f"({100.0 * right / max(1, len(logs)):.1f}%); a guess made for {made}, "
+          f"right for {made_right} ({100.0 * made_right / max(1, made):.1f}%)")
 
 
 def main(argv):
@@ -105,10 +173,10 @@ def main(argv):
     cats, prior, table = train(load(argv[1]))
     out = sys.stdout
     out.write("# The words of explain's guess when no signature matched (docs/explain.md,\n")
-    out.write("# \"A guess from the words\"): per category, the log-likelihood ratio of a\n")
-    out.write("# log containing the word, in hundredths of a nat. Generated by\n")
+    out.write("# \"A guess from the words\"): per category, the weight a log containing the\n")
+    out.write("# word gives it (multinomial logistic regression), in hundredths. Generated by\n")
     out.write("# tools/lexicon.py from tests/corpus/tune (the labelled logs of the tune part);\n")
-    out.write("# the row `(prior)` holds the categories' shares. Do not edit: regenerate.\n")
+    out.write("# the row `(prior)` holds the categories' biases. Do not edit: regenerate.\n")
     out.write("word\t" + "\t".join(cats) + "\n")
     out.write("(prior)\t" + "\t".join(str(x) for x in prior) + "\n")
     for w in sorted(table):

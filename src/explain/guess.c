@@ -1,6 +1,7 @@
 /* guess: see guess.h. The words are cut as tools/lexicon.py cuts them: a
- * letter, then letters, digits and _+.-, ending on a letter or digit; 3 to
- * 39 bytes, ASCII lower-cased, none with three digits in a row; each counts
+ * token is a letter, then letters, digits and _+.-, ending on a letter or
+ * digit; its words are the token (none with three digits in a row) and its
+ * letter parts (see part_end), 3 to 39 bytes, ASCII lower-cased; each counts
  * once per log. */
 #include "explain/guess.h"
 
@@ -11,7 +12,7 @@
 #include "core/str.h"
 #include "kb/kb.h"
 
-#define LEX_MAX	 4096
+#define LEX_MAX	 8192
 #define WORD_MAX 40
 #define N_CAT	 32
 
@@ -79,23 +80,37 @@ static void lex_load(void)
 	qsort(lex, n_lex, sizeof(lex[0]), by_word);
 }
 
-static int is_word_byte(uint8_t c)
+static int is_letter(uint8_t c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
-	       c == '.' || c == '-';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_upper(uint8_t c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static int is_lower(uint8_t c)
+{
+	return c >= 'a' && c <= 'z';
 }
 
 static int is_alnum(uint8_t c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+	return is_letter(c) || (c >= '0' && c <= '9');
+}
+
+static int is_word_byte(uint8_t c)
+{
+	return is_alnum(c) || c == '_' || c == '+' || c == '.' || c == '-';
 }
 
 static uint8_t lower(uint8_t c)
 {
-	return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+	return is_upper(c) ? (uint8_t)(c + 32) : c;
 }
 
-static int three_digits(const char *w, size_t n)
+static int three_digits(const uint8_t *w, size_t n)
 {
 	size_t i, run = 0;
 
@@ -107,37 +122,90 @@ static int three_digits(const char *w, size_t n)
 	return 0;
 }
 
-/* The next word at or after *pos; its length, 0 at the end. */
-static size_t next_word(const uint8_t *p, size_t n, size_t *pos, char *w)
+/* The next token at or after *pos: a letter, then letters, digits and
+ * _+.-, ending on a letter or digit. Its start and length; 0 at the end. */
+static size_t next_token(const uint8_t *p, size_t n, size_t *pos, size_t *start)
 {
-	size_t i = *pos;
+	size_t i = *pos, e, last;
 
-	while (i < n) {
-		size_t s, e, last, k;
-		uint8_t c = lower(p[i]);
-		if (c < 'a' || c > 'z') {
-			i++;
-			continue;
-		}
-		s = i;
-		last = i;
-		for (e = i + 1; e < n && is_word_byte(lower(p[e])); e++)
-			if (is_alnum(lower(p[e])))
-				last = e;
-		k = last - s + 1;
-		i = last + 1;
-		if (k < 3 || k >= WORD_MAX)
-			continue;
-		for (e = 0; e < k; e++)
-			w[e] = (char)lower(p[s + e]);
-		w[k] = '\0';
-		if (three_digits(w, k))
-			continue;
-		*pos = i;
-		return k;
+	while (i < n && !is_letter(p[i]))
+		i++;
+	if (i >= n) {
+		*pos = n;
+		return 0;
 	}
-	*pos = n;
-	return 0;
+	last = i;
+	for (e = i + 1; e < n && is_word_byte(p[e]); e++)
+		if (is_alnum(p[e]))
+			last = e;
+	*start = i;
+	*pos = last + 1;
+	return last - i + 1;
+}
+
+/* The end of the letter part of tok that starts at i (a letter): a run of
+ * lower-case letters, a capital and the lower-case letters after it, or a
+ * run of capitals short of the one that starts a lower-case part
+ * (HTTPError: HTTP, Error). */
+static size_t part_end(const uint8_t *t, size_t n, size_t i)
+{
+	size_t j = i;
+
+	if (is_upper(t[i])) {
+		while (j < n && is_upper(t[j]))
+			j++;
+		if (j >= n || !is_lower(t[j]))
+			return j;
+		if (j - 1 > i)
+			return j - 1;
+		j = i + 1;
+	}
+	while (j < n && is_lower(t[j]))
+		j++;
+	return j;
+}
+
+static const struct lex_row *find(const char *w);
+
+/* Mark the word t[0..k) as present, lower-cased, when the table has it. */
+static void see(const uint8_t *t, size_t k)
+{
+	char w[WORD_MAX];
+	const struct lex_row *r;
+	size_t i, at;
+
+	if (k < 3 || k >= WORD_MAX)
+		return;
+	for (i = 0; i < k; i++)
+		w[i] = (char)lower(t[i]);
+	w[k] = '\0';
+	if (!(r = find(w)))
+		return;
+	at = (size_t)(r - lex);
+	seen[at / 8] = (uint8_t)(seen[at / 8] | 1u << (at % 8));
+}
+
+/* The words of a log as tools/lexicon.py cuts them: each token whole (no
+ * three digits in a row), and its letter parts. */
+static void see_words(const uint8_t *p, size_t n)
+{
+	size_t pos = 0, s = 0, k, i;
+
+	while ((k = next_token(p, n, &pos, &s)) != 0) {
+		const uint8_t *t = p + s;
+		if (!three_digits(t, k))
+			see(t, k);
+		for (i = 0; i < k;) {
+			size_t e;
+			if (!is_letter(t[i])) {
+				i++;
+				continue;
+			}
+			e = part_end(t, k, i);
+			see(t + i, e - i);
+			i = e;
+		}
+	}
 }
 
 static const struct lex_row *find(const char *w)
@@ -160,9 +228,9 @@ static const struct lex_row *find(const char *w)
 void guess_category(const uint8_t *text, size_t n, struct guess *g)
 {
 	long score[N_CAT];
-	size_t pos = 0, i, k;
+	int strong[N_CAT];
+	size_t i, k;
 	int c, best = -1, second = -1;
-	char w[WORD_MAX];
 
 	memset(g, 0, sizeof(*g));
 	g->category = -1;
@@ -170,19 +238,19 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 	if (!n_lex || !n_cat)
 		return;
 	memset(seen, 0, sizeof(seen));
-	for (c = 0; c < n_cat; c++)
+	see_words(text, n);
+	for (c = 0; c < n_cat; c++) {
 		score[c] = prior[c];
-	while (next_word(text, n, &pos, w)) {
-		const struct lex_row *r = find(w);
-		size_t at;
-		if (!r)
+		strong[c] = 0;
+	}
+	for (i = 0; i < n_lex; i++) {
+		if (!(seen[i / 8] >> (i % 8) & 1))
 			continue;
-		at = (size_t)(r - lex);
-		if (seen[at / 8] >> (at % 8) & 1)
-			continue;
-		seen[at / 8] = (uint8_t)(seen[at / 8] | 1u << (at % 8));
-		for (c = 0; c < n_cat; c++)
-			score[c] += r->llr[c];
+		for (c = 0; c < n_cat; c++) {
+			score[c] += lex[i].llr[c];
+			if (lex[i].llr[c] > strong[c])
+				strong[c] = lex[i].llr[c];
+		}
 	}
 	for (c = 0; c < n_cat; c++)
 		if (best < 0 || score[c] > score[best]) {
@@ -190,11 +258,8 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 			best = c;
 		} else if (second < 0 || score[c] > score[second])
 			second = c;
-	if (best < 0 || second < 0 || score[best] - score[second] < GUESS_MIN_MARGIN)
-		return;
-	for (i = 0, k = 0; i < n_lex; i++)
-		k += (seen[i / 8] >> (i % 8) & 1) && lex[i].llr[best] >= GUESS_STRONG;
-	if (k < GUESS_MIN_STRONG)
+	if (best < 0 || second < 0 || score[best] - score[second] < GUESS_MIN_MARGIN ||
+	    strong[best] < GUESS_STRONG)
 		return;
 	g->category = best;
 	g->margin = (int)(score[best] - score[second]);

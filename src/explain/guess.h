@@ -1,6 +1,7 @@
 /* guess: a category for a log no signature matched, from the words it
- * contains (naive Bayes over data/explain_lexicon.tsv, which
- * tools/lexicon.py writes from the tune corpus), and the diagnosis that says
+ * contains and their letter parts (a logistic regression whose weights are
+ * data/explain_lexicon.tsv, which tools/lexicon.py writes from the tune
+ * corpus), and the diagnosis that says
  * so (data/explain_guess.tsv). Tables are read once into static storage;
  * without them there is no guess. Never allocates per call. */
 #ifndef CD_GUESS_H
@@ -12,9 +13,8 @@
 #include "explain/sigdb.h"
 
 #define GUESS_WORDS	 5
-#define GUESS_MIN_MARGIN 200 /* hundredths of a nat between the first and second category */
-#define GUESS_STRONG	 200 /* a word that speaks this much for the category ... */
-#define GUESS_MIN_STRONG 2   /* ... and this many of them */
+#define GUESS_MIN_MARGIN 25  /* hundredths: the score of the first category over the second */
+#define GUESS_STRONG	 100 /* one word present must weigh this much for the first */
 
 struct guess {
 	int category; /* index into sig_categories; -1: no guess */
@@ -24,8 +24,9 @@ struct guess {
 };
 
 /* The category the words of text speak for, when it leads the next one by
- * GUESS_MIN_MARGIN and GUESS_MIN_STRONG of its words are GUESS_STRONG for
- * it (generic words alone never make a guess); else g->category is -1. */
+ * GUESS_MIN_MARGIN and one of its words weighs GUESS_STRONG for it (generic
+ * words alone never make a guess); else g->category is -1. The thresholds
+ * are tools/lexicon.py's MARGIN and STRONG. */
 void guess_category(const uint8_t *text, size_t n, struct guess *g);
 /* The diagnosis of a guessed category (its title expands {words}); NULL
  * when the table lacks the category. */

@@ -53,3 +53,14 @@ setup() {
 	cmp "$T/lex.tsv" data/explain_lexicon.tsv ||
 		{ echo "stale: python3 tools/lexicon.py tests/corpus/tune > data/explain_lexicon.tsv"; false; }
 }
+
+@test "guess: the parts of a word no log had whole still speak for their category" {
+	# a status no signature and no tune log has whole: its parts are words
+	# of memory failures (alloc, failed, memory)
+	printf '%s\n' 'Starting minibatch loop.' \
+		'EXCEPTION occurred: XyzLib failure 2: XYZLIB_STATUS_ALLOC_FAILED ; GPU=0 ; expr=workspaceMemoryReserve(bytes)' >"$T/e.log"
+	run "$CD" explain --no-env --json "$T/e.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-oom-at-load ]
+	[[ "$(jq -r '.diagnoses[0].facts.words' <<<"$output")" == *alloc* ]]
+}
