@@ -61,7 +61,7 @@ struct sig_fallback {
  * (data/explain_facts.tsv): when a diagnosis of one of its categories lacks
  * the fact, the nearest line before (else after) that the pattern matches
  * gives it. */
-#define SIG_CTX_MAX   64
+#define SIG_CTX_MAX   128
 #define SIG_CTX_NAMES 16 /* distinct fact names among the extractors */
 struct sig_ctx {
 	const char *fact;
