@@ -181,3 +181,9 @@ int keyfact_context(const char *name, const uint8_t *p, size_t n, char *out, siz
 	keyfact_norm(name, p, n, out, cap);
 	return keyfact_canonical(name, out);
 }
+
+int keyfact_context_int(const char *name, const uint8_t *p, size_t n, char *out, size_t cap)
+{
+	keyfact_norm(name, p, n, out, cap);
+	return keyfact_canonical(name, out);
+}

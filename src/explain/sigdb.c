@@ -470,6 +470,12 @@ static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, s
 	if (c->cap < 0)
 		return err_set(err, CD_EFORMAT, "%s:%zu: the pattern does not capture %s", name,
 			       lineno, c->fact);
+	for (c->bare_int = 0, i = 0; i < c->tmpl->n_ops; i++)
+		if (c->tmpl->ops[i].cap == c->cap) { /* the capture's first op */
+			c->bare_int = c->tmpl->ops[i].kind == TMPL_CLASS &&
+				      c->tmpl->ops[i].cls == TMPL_C_INT && !c->tmpl->ops[i].cont;
+			break;
+		}
 	c->categories = (uint32_t)cats;
 	if ((c->slot = ctx_slot(db, c->fact, c->categories)) < 0)
 		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d fact names", name, lineno,

@@ -61,13 +61,14 @@ struct sig_fallback {
  * (data/explain_facts.tsv): when a diagnosis of one of its categories lacks
  * the fact, the nearest line before (else after) that the pattern matches
  * gives it. */
-#define SIG_CTX_MAX   64
+#define SIG_CTX_MAX   128
 #define SIG_CTX_NAMES 16 /* distinct fact names among the extractors */
 struct sig_ctx {
 	const char *fact;
 	uint32_t categories; /* bit i: sig_categories[i] */
 	int slot;	     /* index of fact in sigdb.ctx_names */
 	int cap;	     /* the capture of the template named fact */
+	int bare_int;	     /* that capture is a plain {fact:int} (keyfact_context_int) */
 	struct tmpl *tmpl;   /* caseless */
 	const char *pattern, *example, *value, *source;
 };

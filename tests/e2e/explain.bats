@@ -375,7 +375,7 @@ samples() {
 	echo "$output" | jq -e '.diagnoses == []'
 }
 
-@test "a compute capability from the lines around needs X.Y or sm_XY: a bare number of an nvidia-smi csv is not one" {
+@test "a compute capability from the lines around needs X.Y or sm_XY: a bare number of an nvidia-smi csv is not one, Paddle's typed digits are" {
 	printf '%s\n' 'NVIDIA GeForce RTX 3090, 45, 350.00 W' \
 		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/csv1"
 	run "$CD" --json explain --no-env "$T/csv1"
@@ -384,4 +384,9 @@ samples() {
 		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/csv2"
 	run "$CD" --json explain --no-env "$T/csv2"
 	echo "$output" | jq -e '.diagnoses[0].facts.cc == "8.6"'
+	# a tool that writes the capability as its digits, typed {cc:int} by its pattern
+	printf '%s\n' 'W0404 16:40:48.365986 14840 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0' \
+		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/paddle"
+	run "$CD" --json explain --no-env "$T/paddle"
+	echo "$output" | jq -e '.diagnoses[0].facts.cc == "6.1"'
 }
