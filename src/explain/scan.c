@@ -503,5 +503,6 @@ int xs_finish(struct xs_scanner *s)
 	rc = xs_process(s, 1);
 	if (s->input < s->res->n_inputs) /* a last line without a break counts too */
 		s->res->inputs[s->input].lines = s->line - 1 + (s->last_partial ? 1 : 0);
+	xs_ctx_keep(s);
 	return rc;
 }

@@ -98,6 +98,13 @@ struct xs_result {
 		const char *name;
 		uint64_t bytes, lines;
 	} inputs[XS_INPUTS_MAX];
+	/* per context fact name (sigdb.ctx_names), the last value an input
+	 * stated (xs_finish), for the guess that is made after the scan */
+	struct {
+		const char *value; /* NULL: none */
+		uint32_t input;
+		uint64_t line;
+	} ctx_last[SIG_CTX_NAMES];
 };
 
 /* Heap-allocated (it is large); NULL when memory runs out. */

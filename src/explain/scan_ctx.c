@@ -73,3 +73,32 @@ void xs_ctx_new(struct xs_scanner *s, struct xs_diag *d)
 		}
 	}
 }
+
+void xs_ctx_keep(struct xs_scanner *s)
+{
+	const struct sigdb *db = &s->db->sigs;
+	size_t j;
+
+	for (j = 0; j < db->n_ctx_names && j < SIG_CTX_NAMES; j++) {
+		const char *v;
+		if (!(s->ctx_set >> j & 1) || !(v = arena_strdup(&s->res->arena, s->ctx[j].v)))
+			continue;
+		s->res->ctx_last[j].value = v;
+		s->res->ctx_last[j].input = s->input;
+		s->res->ctx_last[j].line = s->ctx[j].line;
+	}
+}
+
+void xs_ctx_late(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
+{
+	int cat = sig_category_index(d->sig->category);
+	size_t j;
+
+	if (cat < 0)
+		return;
+	for (j = 0; j < db->sigs.n_ctx_names && j < SIG_CTX_NAMES; j++)
+		if ((db->sigs.ctx_cats[j] >> cat & 1) && r->ctx_last[j].value &&
+		    r->ctx_last[j].input == d->input)
+			add_fact(r, d, db->sigs.ctx_names[j], r->ctx_last[j].value,
+				 r->ctx_last[j].line);
+}

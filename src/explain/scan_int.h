@@ -108,6 +108,11 @@ void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint
 /* scan_ctx.c: a new diagnosis takes the key facts of its category it lacks
  * from the nearest line before; those not seen yet it waits for. */
 void xs_ctx_new(struct xs_scanner *s, struct xs_diag *d);
+/* scan_ctx.c: the input's last context values into the result (ctx_last). */
+void xs_ctx_keep(struct xs_scanner *s);
+/* scan_ctx.c: the key facts of d's category an input stated anywhere
+ * (ctx_last): for the guess, whose category is known only after the scan. */
+void xs_ctx_late(struct xs_result *r, const struct xs_db *db, struct xs_diag *d);
 /* scan_unwrap.c: unescape the lines of p[from, n) that are a pasted JSON
  * string or Python repr; returns the new length (the text only shrinks). */
 size_t xs_unwrap_escapes(uint8_t *p, size_t n, size_t from);

@@ -55,7 +55,7 @@ void xs_tail_keep(struct xs_result *r, const uint8_t *p, size_t n)
 /* When the words of the log's tail speak clearly for one category, the
  * diagnosis of last resort becomes that category's guess (guess.h), with
  * the words as its fact. */
-static void guess_unknown(struct xs_result *r, struct xs_diag *d)
+static void guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
 {
 	struct guess g;
 	const struct sig *s;
@@ -84,6 +84,9 @@ static void guess_unknown(struct xs_result *r, struct xs_diag *d)
 		at += (size_t)k;
 	}
 	d->sig = s;
+	xs_ctx_late(r, db, d); /* its key fact first, then the words */
+	if (d->n_facts >= XS_FACTS_MAX)
+		return;
 	d->facts[d->n_facts].name = "words";
 	d->facts[d->n_facts].value = arena_strdup(&r->arena, words);
 	if (d->facts[d->n_facts].value)
@@ -195,7 +198,7 @@ static int explained(const struct xs_result *r, const struct xs_cand *c)
 /* No cause or symptom was found: the diagnosis of last resort, from the
  * candidates no diagnosis explains, when one of them is heavy enough to be
  * a failure. */
-static void add_unknown(struct xs_result *r)
+static void add_unknown(struct xs_result *r, const struct xs_db *db)
 {
 	struct xs_diag *d;
 	const struct xs_cand *best = NULL;
@@ -235,7 +238,7 @@ static void add_unknown(struct xs_result *r)
 		d->line_text[d->n_lines++] =
 			xs_clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
 	}
-	guess_unknown(r, d);
+	guess_unknown(r, db, d);
 	r->n++;
 }
 
@@ -244,7 +247,7 @@ void xs_rank(struct xs_result *r, const struct xs_db *db)
 	uint32_t present = 0;
 	size_t i, c;
 
-	add_unknown(r);
+	add_unknown(r, db);
 
 	for (i = 0; i < r->n; i++) /* the categories of the causes found */
 		if (diag_tier(&r->d[i]) == 0 &&
