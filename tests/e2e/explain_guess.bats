@@ -64,3 +64,16 @@ setup() {
 	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-oom-at-load ]
 	[[ "$(jq -r '.diagnoses[0].facts.words' <<<"$output")" == *alloc* ]]
 }
+
+@test "guess: a guess takes the key fact of its category the log states" {
+	printf '%s\n' 'Loading the pipeline' "Error: \"Could not load dynamic library 'cudart64_110.dll'\"" >"$T/f.log"
+	run "$CD" explain --no-env --json "$T/f.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-missing-shared-lib ]
+	[ "$(jq -r '.diagnoses[0].facts.soname' <<<"$output")" = cudart64_110.dll ]
+	# without the name on any line there is no soname to take
+	printf '%s\n' 'Loading the pipeline' 'Error: "Could not load dynamic library"' >"$T/g.log"
+	run "$CD" explain --no-env --json "$T/g.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-missing-shared-lib ]
+	[ "$(jq -r '.diagnoses[0].facts.soname // "none"' <<<"$output")" = none ]
+}
