@@ -268,7 +268,7 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 		const struct lex_row *top = NULL;
 		for (i = 0; i < n_lex; i++) {
 			size_t j;
-			if (!(seen[i / 8] >> (i % 8) & 1) || lex[i].llr[best] <= 0)
+			if (!(seen[i / 8] >> (i % 8) & 1) || lex[i].llr[best] < GUESS_SHOWN)
 				continue;
 			for (j = 0; j < g->n_words; j++)
 				if (g->words[j] == lex[i].word)

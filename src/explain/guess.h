@@ -15,6 +15,7 @@
 #define GUESS_WORDS	 5
 #define GUESS_MIN_MARGIN 25  /* hundredths: the score of the first category over the second */
 #define GUESS_STRONG	 100 /* one word present must weigh this much for the first */
+#define GUESS_SHOWN	 40  /* a word named as the reason weighs at least this for it */
 
 struct guess {
 	int category; /* index into sig_categories; -1: no guess */
