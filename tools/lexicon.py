@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write data/explain_lexicon.tsv: the words of the tune corpus's logs, with
 the weight each one gives each category in explain's guess (a multinomial
-logistic regression over the words present in a log, weights and the
-category's bias in hundredths). `explain` uses it only when no signature
+logistic regression over the words present in a log, each category weighing
+the same in training, weights and the category's bias in hundredths). `explain` uses it only when no signature
 matched (src/explain/guess.c).
 
     tools/lexicon.py tests/corpus/tune > data/explain_lexicon.tsv
@@ -104,10 +104,13 @@ def train(logs):
     k = len(cats)
     weight = {w: [0.0] * k for w in sorted(vocab)}
     bias = [0.0] * k
-    data = [(index[c], [weight[w] for w in ws if w in vocab]) for _, c, ws in logs]
+    # each category weighs as much as the others, however many logs it has
+    share = collections.Counter(c for _, c, _ in logs)
+    data = [(index[c], [weight[w] for w in ws if w in vocab], len(logs) / (k * share[c]))
+            for _, c, ws in logs]
     for epoch in range(EPOCHS):
         rate = RATE / (1 + epoch / 5)
-        for y, rows in data:
+        for y, rows, cw in data:
             s = list(bias)
             for row in rows:
                 for i in range(k):
@@ -115,8 +118,8 @@ def train(logs):
             top = max(s)
             e = [math.exp(x - top) for x in s]
             z = sum(e)
-            g = [x / z for x in e]
-            g[y] -= 1.0
+            g = [cw * x / z for x in e]
+            g[y] -= cw
             for i in range(k):
                 bias[i] -= rate * g[i]
             for row in rows:
