@@ -352,11 +352,13 @@ def preflight(model=None, require=(), allow=(), device=None, dtype=None, root=No
 
 
 def verdict(report):
-    """explain's verdict as text: each diagnosis placed in a known category,
-    root cause first, with its fixes; "" when none was placed."""
+    """explain's verdict as text: each diagnosis a signature placed in a known
+    category, root cause first, with its fixes; "" when none was placed. A
+    guess from the log's words (signature guess-*) is left out: a note on
+    the caller's own exception says only what a signature knows."""
     lines = []
     for d in report.get("diagnoses") or []:
-        if d.get("category") == "unknown":
+        if d.get("category") == "unknown" or str(d.get("signature", "")).startswith("guess-"):
             continue
         mark = "root cause" if d.get("root_cause") else d.get("role") or "diagnosis"
         lines.append("cuda-doctor: %s (%s, %s)" % (d.get("title"), d.get("category"), mark))

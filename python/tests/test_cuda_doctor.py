@@ -264,6 +264,13 @@ class TestGuard(Fixture):
         notes = getattr(exc, "__notes__", [])
         self.assertTrue(notes and notes[-1].startswith("cuda-doctor: the installed flash-attn binary"))
 
+    def test_a_guess_from_the_words_is_no_verdict(self):
+        rep = {"diagnoses": [{"category": "cuda-init", "signature": "guess-cuda-init",
+                              "title": "CUDA seems not to initialise: a guess", "fix": ["x"]}]}
+        self.assertEqual(cuda_doctor.verdict(rep), "")
+        rep["diagnoses"][0]["signature"] = "cuda-no-device"
+        self.assertTrue(cuda_doctor.verdict(rep).startswith("cuda-doctor: CUDA seems"))
+
     def test_an_unknown_error_gets_no_note(self):
         with self.assertRaises(KeyError) as cm:
             with cuda_doctor.guard(no_env=True):
