@@ -77,3 +77,11 @@ setup() {
 	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-missing-shared-lib ]
 	[ "$(jq -r '.diagnoses[0].facts.soname // "none"' <<<"$output")" = none ]
 }
+
+@test "never silent: a run a person reports as hanging is a line of last resort" {
+	printf '%s\n' 'Windows 10' 'the program hangs on Setting up PyTorch plugin "upfirdn2d_plugin"... and nothing else happens' >"$T/h.log"
+	run "$CD" explain --no-env --json "$T/h.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 1 ]
+	[ "$(jq -r '.diagnoses[0].line' <<<"$output")" = 2 ]
+}
