@@ -6,10 +6,9 @@
 #
 # Each PART/NAME.log has a sidecar PART/NAME.expect with the thread's url, the
 # category the thread established as the root cause and, when the log states
-# it, one key fact (name=value). The test parts are frozen (test.sha256,
-# test2.sha256, test3.sha256, test4.sha256, test5.sha256,
-# test6.sha256, test7.sha256, test8.sha256, test9.sha256, test10.sha256) and no signature is ever written
-# from them; signatures are tuned on the tune part.
+# it, one key fact (name=value). The test parts are frozen (each PART.sha256:
+# test.sha256, test2.sha256, ..., test10.sha256) and no signature is ever
+# written from them; signatures are tuned on the tune part.
 # For each part this prints, per category and in all: logs, the first
 # diagnosis in the right category (top-1), the category among the diagnoses
 # (any), only the diagnosis of last resort `unknown` (unknown), no diagnosis
