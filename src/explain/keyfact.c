@@ -160,6 +160,12 @@ size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, siz
 		return norm_cuda(out, cap);
 	if (is_name(name, major))
 		return norm_major(out);
+	if (!strcmp(name, "soname")) {
+		/* "libcudnn_cnn_infer.so.8." at a sentence's end: no soname ends in '.' */
+		while (k && out[k - 1] == '.')
+			out[--k] = '\0';
+		return k;
+	}
 	return k < XS_TUPLE_MAX ? norm_tuple(out) : k;
 }
 

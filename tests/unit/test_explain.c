@@ -589,6 +589,8 @@ static void keyfact_forms(void **state)
 	assert_string_equal(norm("cc", "sm_120f"), "12.0");
 	assert_string_equal(norm("cc", "8.9"), "8.9");
 	assert_string_equal(norm("cc", "7, 5"), "7.5");
+	assert_string_equal(norm("soname", "libcudnn_cnn_infer.so.8."), "libcudnn_cnn_infer.so.8");
+	assert_string_equal(norm("soname", "libcudart.so.11.0"), "libcudart.so.11.0");
 	assert_string_equal(norm("cc", "(12, 0)"), "12.0");
 	assert_false(keyfact_canonical("cc", norm("cc", "256, 112, 112, 64")));
 	assert_false(keyfact_canonical("cc", norm("cc", "8, 6, 1")));
