@@ -27,13 +27,27 @@ static int is_name(const char *name, const char *const *set)
 	return 0;
 }
 
-/* "sm_86", "sm86", "compute_86", "86", "8.6", "9.0a", "sm_120f" -> "8.6" ... */
+/* "sm_86", "sm86", "compute_86", "86", "8.6", "9.0a", "sm_120f" -> "8.6" ...;
+ * torch's tuple "(8, 6)" or "8, 6" (torch.cuda.get_device_capability, as
+ * xformers prints it) -> "8.6" */
 static size_t norm_cc(char *v, size_t cap)
 {
 	const char *s = v;
 	unsigned major = 0, minor = 0, digits = 0;
 	char tmp[32];
 
+	if (strchr(s, ',')) {
+		int end = 0;
+
+		if (*s == '(')
+			s++;
+		if (sscanf(s, "%u, %u%n", &major, &minor, &end) != 2 || major > 99 || minor > 9 ||
+		    (s[end] && strcmp(s + end, ")")))
+			return strlen(v);
+		snprintf(tmp, sizeof(tmp), "%u.%u", major, minor);
+		str_copy(v, cap, tmp);
+		return strlen(v);
+	}
 	if (!strncmp(s, "sm_", 3) || !strncmp(s, "sm", 2))
 		s += s[2] == '_' ? 3 : 2;
 	else if (!strncmp(s, "compute_", 8))
@@ -146,6 +160,12 @@ size_t keyfact_norm(const char *name, const uint8_t *p, size_t n, char *out, siz
 		return norm_cuda(out, cap);
 	if (is_name(name, major))
 		return norm_major(out);
+	if (!strcmp(name, "soname")) {
+		/* "libcudnn_cnn_infer.so.8." at a sentence's end: no soname ends in '.' */
+		while (k && out[k - 1] == '.')
+			out[--k] = '\0';
+		return k;
+	}
 	return k < XS_TUPLE_MAX ? norm_tuple(out) : k;
 }
 
@@ -175,8 +195,9 @@ int keyfact_context(const char *name, const uint8_t *p, size_t n, char *out, siz
 {
 	/* a bare "45" (an nvidia-smi csv's temperature column) is no compute
 	 * capability: every shape that gives one around a diagnosis writes it
-	 * X.Y or sm_XY / compute_XY */
-	if (!strcmp(name, "cc") && !memchr(p, '.', n) && !(n > 2 && (*p == 's' || *p == 'c')))
+	 * X.Y, sm_XY / compute_XY or torch's tuple (X, Y) */
+	if (!strcmp(name, "cc") && !memchr(p, '.', n) && !memchr(p, ',', n) &&
+	    !(n > 2 && (*p == 's' || *p == 'c')))
 		return 0;
 	keyfact_norm(name, p, n, out, cap);
 	return keyfact_canonical(name, out);

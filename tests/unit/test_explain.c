@@ -588,6 +588,12 @@ static void keyfact_forms(void **state)
 	assert_string_equal(norm("cc", "120"), "12.0");
 	assert_string_equal(norm("cc", "sm_120f"), "12.0");
 	assert_string_equal(norm("cc", "8.9"), "8.9");
+	assert_string_equal(norm("cc", "7, 5"), "7.5");
+	assert_string_equal(norm("soname", "libcudnn_cnn_infer.so.8."), "libcudnn_cnn_infer.so.8");
+	assert_string_equal(norm("soname", "libcudart.so.11.0"), "libcudart.so.11.0");
+	assert_string_equal(norm("cc", "(12, 0)"), "12.0");
+	assert_false(keyfact_canonical("cc", norm("cc", "256, 112, 112, 64")));
+	assert_false(keyfact_canonical("cc", norm("cc", "8, 6, 1")));
 	assert_true(keyfact_canonical("cc", norm("cc", "8.9")));
 	assert_false(keyfact_canonical("cc", norm("cc", "535.104.05")));
 	assert_false(keyfact_canonical("driver_cuda", norm("driver_cuda", "535")));
@@ -602,6 +608,8 @@ static void keyfact_forms(void **state)
 		assert_string_equal(v, "8.6");
 		assert_true(keyfact_context("cc", (const uint8_t *)"8.9", 3, v, sizeof(v)));
 		assert_string_equal(v, "8.9");
+		assert_true(keyfact_context("cc", (const uint8_t *)"7, 5", 4, v, sizeof(v)));
+		assert_string_equal(v, "7.5");
 		assert_true(
 			keyfact_context("driver_cuda", (const uint8_t *)"12020", 5, v, sizeof(v)));
 		assert_string_equal(v, "12.2");
