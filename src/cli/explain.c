@@ -1,4 +1,4 @@
-/* explain: `cuda-doctor explain [--no-env] [FILE...|-]` - scan logs for known
+/* explain: `cuda-doctor explain [--no-env] [--no-guess] [FILE...|-]` - scan logs for known
  * failures, cross-check them with this machine (or --root), render. Also the
  * shared tail of `run` (explain_finish). */
 #include <errno.h>
@@ -79,11 +79,13 @@ int cmd_explain(int argc, char **argv, struct cd_opts *opts)
 	struct cd_err err = {0};
 	struct cd_root probe_root;
 	const char *files[XS_INPUTS_MAX];
-	int i, n = 0, no_env = 0, dashdash = 0, rc;
+	int i, n = 0, no_env = 0, no_guess = 0, dashdash = 0, rc;
 
 	for (i = 1; i < argc; i++) {
 		if (!dashdash && !strcmp(argv[i], "--no-env"))
 			no_env = 1;
+		else if (!dashdash && !strcmp(argv[i], "--no-guess"))
+			no_guess = 1;
 		else if (!dashdash && !strcmp(argv[i], "--"))
 			dashdash = 1;
 		else if (!dashdash && argv[i][0] == '-' && argv[i][1])
@@ -107,6 +109,7 @@ int cmd_explain(int argc, char **argv, struct cd_opts *opts)
 		xs_db_close(db);
 		return CD_EXIT_INTERNAL;
 	}
+	res->no_guess = no_guess;
 	for (i = 0; i < n && !rc; i++)
 		rc = scan_input(db, res, files[i], &err);
 	if (rc) {

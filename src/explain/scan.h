@@ -91,6 +91,7 @@ struct xs_result {
 	uint64_t cut_lines;		 /* lines longer than XS_BUF */
 	size_t n_cand;			 /* the heaviest, latest failure-looking lines */
 	struct xs_cand cand[XS_CAND_MAX];
+	int no_guess;  /* set before xs_rank: the diagnosis of last resort stays unknown */
 	uint8_t *tail; /* a ring of the last XS_TAIL bytes scanned (arena) */
 	size_t tail_pos, tail_n;
 	size_t n_inputs;

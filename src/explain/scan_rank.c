@@ -63,7 +63,7 @@ static void guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs
 	char words[256];
 	size_t i, at = 0, start;
 
-	if (!r->tail_n || d->n_facts >= XS_FACTS_MAX)
+	if (r->no_guess || !r->tail_n || d->n_facts >= XS_FACTS_MAX)
 		return;
 	if (r->tail_n < XS_TAIL)
 		lin = r->tail; /* not wrapped yet: already in order */

@@ -85,3 +85,16 @@ setup() {
 	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 1 ]
 	[ "$(jq -r '.diagnoses[0].line' <<<"$output")" = 2 ]
 }
+
+@test "guess: --no-guess keeps the diagnosis of last resort unknown" {
+	printf '%s\n' 'node3:8812:8901 [5] NCCL WARN NET/Socket : peer 10.0.0.7<41234> message truncated' \
+		'rank 5 exited with an error' >"$T/n.log"
+	run "$CD" explain --no-env --json "$T/n.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-nccl ]
+	run "$CD" explain --no-env --no-guess --json "$T/n.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = unknown-failure ]
+	[ "$(jq -r '.diagnoses[0].candidates | length' <<<"$output")" -ge 1 ]
+	run "$CD" explain --no-env --no-guess --bogus "$T/n.log"
+	[ "$status" -eq 2 ]
+}
