@@ -165,7 +165,22 @@ static size_t part_end(const uint8_t *t, size_t n, size_t i)
 	return j;
 }
 
-static const struct lex_row *find(const char *w);
+static const struct lex_row *find(const char *w)
+{
+	size_t lo = 0, hi = n_lex;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(w, lex[mid].word);
+		if (!c)
+			return &lex[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
 
 /* Mark the word t[0..k) as present, lower-cased, when the table has it. */
 static void see(const uint8_t *t, size_t k)
@@ -206,23 +221,6 @@ static void see_words(const uint8_t *p, size_t n)
 			i = e;
 		}
 	}
-}
-
-static const struct lex_row *find(const char *w)
-{
-	size_t lo = 0, hi = n_lex;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(w, lex[mid].word);
-		if (!c)
-			return &lex[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
 }
 
 void guess_category(const uint8_t *text, size_t n, struct guess *g)

@@ -25,9 +25,10 @@ struct guess {
 };
 
 /* The category the words of text speak for, when it leads the next one by
- * GUESS_MIN_MARGIN and one of its words weighs GUESS_STRONG for it (generic
- * words alone never make a guess); else g->category is -1. The thresholds
- * are tools/lexicon.py's MARGIN and STRONG. */
+ * GUESS_MIN_MARGIN and one of its words weighs GUESS_STRONG for it (words
+ * such as "error" or "raise" weigh far less; a path word can reach it, so a
+ * plain Python error is sometimes guessed too); else g->category is -1. The
+ * thresholds are tools/lexicon.py's MARGIN and STRONG. */
 void guess_category(const uint8_t *text, size_t n, struct guess *g);
 /* The diagnosis of a guessed category (its title expands {words}); NULL
  * when the table lacks the category. */

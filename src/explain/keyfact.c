@@ -191,20 +191,16 @@ int keyfact_canonical(const char *name, const char *v)
 	return is_name(name, xy) ? is_major_minor(v) : 1;
 }
 
-int keyfact_context(const char *name, const uint8_t *p, size_t n, char *out, size_t cap)
+int keyfact_context(const char *name, const uint8_t *p, size_t n, int bare_int, char *out,
+		    size_t cap)
 {
 	/* a bare "45" (an nvidia-smi csv's temperature column) is no compute
 	 * capability: every shape that gives one around a diagnosis writes it
-	 * X.Y, sm_XY / compute_XY or torch's tuple (X, Y) */
-	if (!strcmp(name, "cc") && !memchr(p, '.', n) && !memchr(p, ',', n) &&
+	 * X.Y, sm_XY / compute_XY or torch's tuple (X, Y), unless the pattern
+	 * types it {cc:int} */
+	if (!bare_int && !strcmp(name, "cc") && !memchr(p, '.', n) && !memchr(p, ',', n) &&
 	    !(n > 2 && (*p == 's' || *p == 'c')))
 		return 0;
-	keyfact_norm(name, p, n, out, cap);
-	return keyfact_canonical(name, out);
-}
-
-int keyfact_context_int(const char *name, const uint8_t *p, size_t n, char *out, size_t cap)
-{
 	keyfact_norm(name, p, n, out, cap);
 	return keyfact_canonical(name, out);
 }

@@ -24,12 +24,11 @@ int keyfact_canonical(const char *name, const char *v);
 /* The value of fact `name` found in p[0, n) on a line around a diagnosis,
  * normalised into out (as keyfact_norm): 1 when it can be that fact there,
  * 0 when it cannot (a bare number as a compute capability, a value that is
- * not canonical); out is then not to be used. */
-int keyfact_context(const char *name, const uint8_t *p, size_t n, char *out, size_t cap);
-/* The same for a capture its pattern types as a plain integer ({cc:int}):
- * there the tool itself writes a compute capability as its digits (Paddle's
- * "CUDA Capability: 61"), so a bare number is one; the value must still
- * normalise to the canonical form. */
-int keyfact_context_int(const char *name, const uint8_t *p, size_t n, char *out, size_t cap);
+ * not canonical); out is then not to be used. bare_int: the pattern types the
+ * capture as a plain integer ({cc:int}), where the tool itself writes a
+ * compute capability as its digits (Paddle's "CUDA Capability: 61"), so a
+ * bare number is one; it must still normalise to the canonical form. */
+int keyfact_context(const char *name, const uint8_t *p, size_t n, int bare_int, char *out,
+		    size_t cap);
 
 #endif

@@ -36,9 +36,8 @@ void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint
 
 	if (tmpl_match(c->tmpl, p, n, caps) != 1 || cp->off == SIZE_MAX || !cp->len)
 		return;
-	if (!(c->bare_int ? keyfact_context_int : keyfact_context)(
-		    c->fact, p + cp->off, cp->len < XS_FACT_MAX ? cp->len : XS_FACT_MAX, tmp,
-		    sizeof(tmp)))
+	if (!keyfact_context(c->fact, p + cp->off, cp->len < XS_FACT_MAX ? cp->len : XS_FACT_MAX,
+			     c->bare_int, tmp, sizeof(tmp)))
 		return; /* "45" or "535.104.05" in a compute capability's place: not one */
 	memcpy(v, tmp, strlen(tmp) + 1);
 	s->ctx[c->slot].line = line;

@@ -52,9 +52,10 @@ void xs_tail_keep(struct xs_result *r, const uint8_t *p, size_t n)
 	}
 }
 
-/* When the words of the log's tail speak clearly for one category, the
- * diagnosis of last resort becomes that category's guess (guess.h), with
- * the words as its fact. */
+/* When the words of the log's tail speak clearly for one category (and
+ * --no-guess was not given), the diagnosis of last resort becomes that
+ * category's guess (guess.h), with that category's key facts the input
+ * stated and the words as its facts. */
 static void guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
 {
 	struct guess g;

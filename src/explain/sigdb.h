@@ -68,7 +68,7 @@ struct sig_ctx {
 	uint32_t categories; /* bit i: sig_categories[i] */
 	int slot;	     /* index of fact in sigdb.ctx_names */
 	int cap;	     /* the capture of the template named fact */
-	int bare_int;	     /* that capture is a plain {fact:int} (keyfact_context_int) */
+	int bare_int;	     /* that capture is a plain {fact:int} (keyfact_context) */
 	struct tmpl *tmpl;   /* caseless */
 	const char *pattern, *example, *value, *source;
 };

@@ -601,25 +601,25 @@ static void keyfact_forms(void **state)
 	assert_true(keyfact_canonical("nccl", "2.21.5"));
 	{
 		char v[32];
-		assert_false(keyfact_context("cc", (const uint8_t *)"45", 2, v, sizeof(v)));
+		assert_false(keyfact_context("cc", (const uint8_t *)"45", 2, 0, v, sizeof(v)));
 		assert_false(
-			keyfact_context("cc", (const uint8_t *)"535.104.05", 10, v, sizeof(v)));
-		assert_true(keyfact_context("cc", (const uint8_t *)"sm_86", 5, v, sizeof(v)));
+			keyfact_context("cc", (const uint8_t *)"535.104.05", 10, 0, v, sizeof(v)));
+		assert_true(keyfact_context("cc", (const uint8_t *)"sm_86", 5, 0, v, sizeof(v)));
 		assert_string_equal(v, "8.6");
-		assert_true(keyfact_context("cc", (const uint8_t *)"8.9", 3, v, sizeof(v)));
+		assert_true(keyfact_context("cc", (const uint8_t *)"8.9", 3, 0, v, sizeof(v)));
 		assert_string_equal(v, "8.9");
-		assert_true(keyfact_context("cc", (const uint8_t *)"7, 5", 4, v, sizeof(v)));
+		assert_true(keyfact_context("cc", (const uint8_t *)"7, 5", 4, 0, v, sizeof(v)));
 		assert_string_equal(v, "7.5");
-		assert_true(
-			keyfact_context("driver_cuda", (const uint8_t *)"12020", 5, v, sizeof(v)));
+		assert_true(keyfact_context("driver_cuda", (const uint8_t *)"12020", 5, 0, v,
+					    sizeof(v)));
 		assert_string_equal(v, "12.2");
 		/* typed {cc:int} by its pattern: Paddle's "CUDA Capability: 61" */
-		assert_true(keyfact_context_int("cc", (const uint8_t *)"61", 2, v, sizeof(v)));
+		assert_true(keyfact_context("cc", (const uint8_t *)"61", 2, 1, v, sizeof(v)));
 		assert_string_equal(v, "6.1");
-		assert_true(keyfact_context_int("cc", (const uint8_t *)"120", 3, v, sizeof(v)));
+		assert_true(keyfact_context("cc", (const uint8_t *)"120", 3, 1, v, sizeof(v)));
 		assert_string_equal(v, "12.0");
-		assert_false(keyfact_context_int("cc", (const uint8_t *)"5", 1, v, sizeof(v)));
-		assert_false(keyfact_context_int("cc", (const uint8_t *)"1024", 4, v, sizeof(v)));
+		assert_false(keyfact_context("cc", (const uint8_t *)"5", 1, 1, v, sizeof(v)));
+		assert_false(keyfact_context("cc", (const uint8_t *)"1024", 4, 1, v, sizeof(v)));
 	}
 	assert_string_equal(norm("cc", "Ampere"), "Ampere"); /* not a number: kept */
 	assert_string_equal(norm("torch_cuda", "cu121"), "12.1");
