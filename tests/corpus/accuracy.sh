@@ -39,37 +39,59 @@ grep -rhoiE 'github\.com/[^] )>"'"'"'`]+' "$here/../../data" 2>/dev/null |
 	sed -E 's#[?\#].*##; s#[.,;:]+$##; s#/+$##' | tr A-Z a-z | LC_ALL=C sort -u >"$tmp/cited"
 export CITED="$tmp/cited"
 
-# one line per log: part name want_category want_fact got_first got_all got_fact top3 cited
-judge() {
-	local expect=$1 part name log want fact json url cited
-	part=$(basename "$(dirname "$expect")")
-	name=$(basename "$expect" .expect)
-	log=${expect%.expect}.log
-	want=$(sed -n 's/^category: *//p' "$expect" | head -1)
-	fact=$(sed -n 's/^fact: *//p' "$expect" | head -1)
-	url=$(sed -n 's/^url: *//p' "$expect" | head -1 | sed -E 's#^https?://##; s#[?\#].*##; s#/+$##' | tr A-Z a-z)
-	cited=0
-	[ -n "$url" ] && grep -qFx "$url" "$CITED" && cited=1
-	json=$("$CD" --json explain --no-env "$log" 2>/dev/null || true)
-	jq -r --arg part "$part" --arg name "$name" --arg want "$want" --arg fact "$fact" '
-		(.diagnoses // []) as $d
-		| ($fact | split("=")) as $kv
-		| [$part, $name, $want, ($fact | if . == "" then "-" else . end),
-		   ($d[0].category // "none"),
-		   ([$d[].category] | unique | join(",") | if . == "" then "none" else . end),
-		   (if $fact == "" then "-"
-		    else (($d[0].facts // {})[$kv[0]] // "") as $v
-		         | if $v == ($kv[1:] | join("=")) then "ok" else "miss:" + $v end end),
-		   ([$d[:3][] | .category + "/" + .signature] | join(" ")), $cited]
-		| @tsv' --arg cited "$cited" <<<"${json:-{\}}"
-}
-export -f judge
-export CD
-
+# explain on every log, one process each and two at a time; its JSON goes to out/PART/NAME.json
 for p in "${parts[@]}"; do
 	[ -d "$here/$p" ] || { echo "accuracy: no part $p" >&2; exit 2; }
+	mkdir -p "$tmp/out/$p"
 	find "$here/$p" -name '*.expect' | LC_ALL=C sort
-done | xargs -P 2 -I{} bash -c 'judge "$1"' _ {} >"$tmp/rows"
+done >"$tmp/expects"
+export CD OUT="$tmp/out"
+xargs -P 2 -n 32 bash -c '
+	for e; do
+		d=${e%/*}
+		"$CD" --json explain --no-env "${e%.expect}.log" >"$OUT/${d##*/}/$(basename "$e" .expect).json" 2>/dev/null || true
+	done' _ <"$tmp/expects"
+
+# what each log should give: part name want_category want_fact cited (its url is cited by data/)
+xargs awk -v cited="$CITED" '
+	BEGIN { while ((getline u <cited) > 0) c[u] = 1 }
+	FNR == 1 { if (name != "") print row(); n = split(FILENAME, a, "/"); part = a[n - 1]
+		name = a[n]; sub(/\.expect$/, "", name); want = fact = url = "" }
+	/^category:/ && want == "" { want = $0; sub(/^category: */, "", want) }
+	/^fact:/ && fact == "" { fact = $0; sub(/^fact: */, "", fact) }
+	/^url:/ && url == "" { url = tolower($0); sub(/^url: */, "", url); sub(/^https?:\/\//, "", url)
+		sub(/[?#].*/, "", url); sub(/\/+$/, "", url) }
+	function row() { return part "\t" name "\t" want "\t" (fact == "" ? "-" : fact) "\t" (url != "" && url in c) }
+	END { if (name != "") print row() }' <"$tmp/expects" >"$tmp/want"
+
+# what explain gave, from one jq pass: part name first_category all_categories facts top3, the
+# first diagnosis's facts as key=value joined by the ASCII record separator
+find "$tmp/out" -name '*.json' -size +0 | LC_ALL=C sort | xargs -r jq -r '
+	(.diagnoses // []) as $d
+	| (input_filename | split("/") | .[-2:]) as $pn
+	| [$pn[0], ($pn[1] | rtrimstr(".json")),
+	   ($d[0].category // "none"),
+	   ([$d[].category] | unique | join(",") | if . == "" then "none" else . end),
+	   (($d[0].facts // {}) | to_entries | map(.key + "=" + (.value | tostring)) | join("\u001e")),
+	   ([$d[:3][] | .category + "/" + .signature] | join(" "))]
+	| @tsv' | LC_ALL=C sort >"$tmp/got"
+
+# one line per log: part name want_category want_fact got_first got_all got_fact top3 cited
+awk -F'\t' '
+	FNR == NR { got[$1 "\t" $2] = $0; next }
+	{
+		k = $1 "\t" $2; first = "none"; all = "none"; facts = ""; top3 = ""
+		if (k in got) { split(got[k], g, "\t"); first = g[3]; all = g[4]; facts = g[5]; top3 = g[6] }
+		f = "-"
+		if ($4 != "-") {
+			key = substr($4, 1, index($4, "=") - 1); f = "miss:"
+			n = split(facts, kv, "\036")
+			for (i = 1; i <= n; i++)
+				if (substr(kv[i], 1, length(key) + 1) == key "=")
+					f = kv[i] == $4 ? "ok" : "miss:" substr(kv[i], length(key) + 2)
+		}
+		print $1 "\t" $2 "\t" $3 "\t" $4 "\t" first "\t" all "\t" f "\t" top3 "\t" $5
+	}' "$tmp/got" "$tmp/want" >"$tmp/rows"
 
 # the counting both summaries share: tally(k) adds the current row ($3 wanted, $4 fact, $5 first,
 # $6 all, $7 fact found) to the totals of key k; summary(label, k) prints them
