@@ -329,7 +329,7 @@ samples() {
 	run "$CD" --json explain --no-env --no-guess "$T/odd"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.diagnoses[0].category == "unknown" and .diagnoses[0].line == 5 and .diagnoses[0].root_cause == false and .summary.causes == 0'
-	echo "$output" | jq -e '[.diagnoses[0].candidates[].line] == [2, 5, 6]'
+	echo "$output" | jq -e '[.diagnoses[0].candidates[].line] == [2, 3, 5, 6]'
 	run "$CD" explain --no-env --no-guess "$T/odd"
 	[[ "$output" == *"no known failure found, but lines that look like one"* ]]
 	[[ "$output" == *"5: ValueError: the frobnicator exploded"* ]]
@@ -337,6 +337,19 @@ samples() {
 	printf 'epoch 1 loss 0.3\nepoch 2 loss 0.2\n' >"$T/fine"
 	run "$CD" --json explain --no-env "$T/fine"
 	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.diagnoses == []'
+}
+
+@test "never silent: a traceback cut at both ends (frames only) is still a failure" {
+	# markdown-quoted frames, as a pasted excerpt has them, and plain ones
+	printf '%s\n' '  `File "/srv/app/run.py", line 9, in <module>`' '   ` main()`' \
+		'  File "/srv/app/run.py", line 5, in main' '    baton.wait()' >"$T/cut"
+	run "$CD" --json explain --no-env --no-guess "$T/cut"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.diagnoses[0].category == "unknown" and ([.diagnoses[0].candidates[].line] == [1, 3])'
+	# a path and a line number in other words is no frame
+	printf '%s\n' 'Using File "/srv/app/run.py" at line 9' 'saved file /srv/out, line count 3' >"$T/notframe"
+	run "$CD" --json explain --no-env --no-guess "$T/notframe"
 	echo "$output" | jq -e '.diagnoses == []'
 }
 
