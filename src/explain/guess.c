@@ -24,6 +24,10 @@ struct lex_row {
 static struct lex_row lex[LEX_MAX];
 static size_t n_lex;
 static int16_t prior[N_CAT];
+/* per category, the lead over the next and the weight of its strongest word
+ * present that a guess of it needs (the rows (margin) and (strong)) */
+static int16_t margin_min[N_CAT], strong_min[N_CAT];
+static int gate_rows;
 static int n_cat, lex_loaded;
 
 static uint8_t seen[LEX_MAX / 8]; /* the words of the log being guessed */
@@ -38,14 +42,19 @@ static int lex_row(const struct kb_tsv *t, void *ctx)
 	struct lex_row *r;
 	size_t c;
 	const char *w = t->nfields ? t->fields[0] : "";
+	int16_t *row = !strcmp(w, "(prior)")	? prior
+		       : !strcmp(w, "(margin)") ? margin_min
+		       : !strcmp(w, "(strong)") ? strong_min
+						: NULL;
 
 	(void)ctx;
-	if (!strcmp(w, "(prior)")) {
+	if (row) {
 		for (c = 1; c < t->ncols && c < t->nfields; c++) {
 			int k = sig_category_index(t->cols[c]);
 			if (k >= 0 && k < N_CAT)
-				prior[k] = (int16_t)strtol(t->fields[c], NULL, 10);
+				row[k] = (int16_t)strtol(t->fields[c], NULL, 10);
 		}
+		gate_rows |= row == margin_min ? 1 : row == strong_min ? 2 : 0;
 		return 0;
 	}
 	if (n_lex >= LEX_MAX || strlen(w) >= WORD_MAX)
@@ -74,8 +83,8 @@ static void lex_load(void)
 	lex_loaded = 1;
 	while (sig_categories[n_cat] && n_cat < N_CAT)
 		n_cat++;
-	/* Not embedded or out of memory: no words, no guess. */
-	if (kb_tsv_each("explain_lexicon.tsv", lex_row, NULL))
+	/* Not embedded, out of memory or without its gate: no guess. */
+	if (kb_tsv_each("explain_lexicon.tsv", lex_row, NULL) || gate_rows != 3)
 		n_lex = 0;
 	qsort(lex, n_lex, sizeof(lex[0]), by_word);
 }
@@ -256,8 +265,8 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 			best = c;
 		} else if (second < 0 || score[c] > score[second])
 			second = c;
-	if (best < 0 || second < 0 || score[best] - score[second] < GUESS_MIN_MARGIN ||
-	    strong[best] < GUESS_STRONG)
+	if (best < 0 || second < 0 || score[best] - score[second] < margin_min[best] ||
+	    strong[best] < strong_min[best])
 		return;
 	g->category = best;
 	g->margin = (int)(score[best] - score[second]);

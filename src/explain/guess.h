@@ -12,10 +12,8 @@
 
 #include "explain/sigdb.h"
 
-#define GUESS_WORDS	 5
-#define GUESS_MIN_MARGIN 25  /* hundredths: the score of the first category over the second */
-#define GUESS_STRONG	 100 /* one word present must weigh this much for the first */
-#define GUESS_SHOWN	 40  /* a word named as the reason weighs at least this for it */
+#define GUESS_WORDS 5
+#define GUESS_SHOWN 40 /* a word named as the reason weighs at least this for it */
 
 struct guess {
 	int category; /* index into sig_categories; -1: no guess */
@@ -25,10 +23,11 @@ struct guess {
 };
 
 /* The category the words of text speak for, when it leads the next one by
- * GUESS_MIN_MARGIN and one of its words weighs GUESS_STRONG for it (words
+ * the table's (margin) for it and one of its words weighs its (strong) (words
  * such as "error" or "raise" weigh far less; a path word can reach it, so a
  * plain Python error is sometimes guessed too); else g->category is -1. The
- * thresholds are tools/lexicon.py's MARGIN and STRONG. */
+ * two rows are written by tools/lexicon.py (MARGIN, STRONG), the one place
+ * the gate is set; a table without them makes no guess. */
 void guess_category(const uint8_t *text, size_t n, struct guess *g);
 /* The diagnosis of a guessed category (its title expands {words}); NULL
  * when the table lacks the category. */
