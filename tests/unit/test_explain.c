@@ -516,9 +516,10 @@ static void scan_traceback_code_lines(void **state)
 	assert_int_equal(r->n, 1);
 	assert_true(xs_is_fallback(r->d[0].sig));
 	assert_int_equal(r->d[0].first_line, 4);
-	assert_int_equal(r->d[0].n_lines, 2); /* Traceback and ValueError */
+	assert_int_equal(r->d[0].n_lines, 3); /* Traceback, the frame and ValueError */
 	assert_int_equal(r->d[0].lines[0], 1);
-	assert_int_equal(r->d[0].lines[1], 4);
+	assert_int_equal(r->d[0].lines[1], 2);
+	assert_int_equal(r->d[0].lines[2], 4);
 	assert_int_equal(r->code_lines, 1);
 	xs_result_free(r);
 }
