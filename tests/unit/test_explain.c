@@ -634,6 +634,9 @@ static void keyfact_forms(void **state)
 	assert_string_equal(norm("soname", "libcudnn_cnn_infer.so.8."), "libcudnn_cnn_infer.so.8");
 	assert_string_equal(norm("soname", "libcudart.so.11.0"), "libcudart.so.11.0");
 	assert_string_equal(norm("cc", "(12, 0)"), "12.0");
+	/* torch.cuda.get_device_properties: "major=8, minor=6" */
+	assert_string_equal(norm("cc", "8, minor=6"), "8.6");
+	assert_false(keyfact_canonical("cc", norm("cc", "8, minor=6, total")));
 	assert_false(keyfact_canonical("cc", norm("cc", "256, 112, 112, 64")));
 	assert_false(keyfact_canonical("cc", norm("cc", "8, 6, 1")));
 	assert_true(keyfact_canonical("cc", norm("cc", "8.9")));
