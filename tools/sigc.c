@@ -113,8 +113,10 @@ static int compile_db(struct ctx *x)
 	 * + k: their anchors, like the signatures'. */
 	for (i = 0; i < db->n_ctx; i++) {
 		size_t id = db->n_pat + db->n_fb + i;
+		const struct tmpl *t = db->ctx[i].tmpl;
 		buf_init(&b, 0);
-		if (tmpl_anchor_regex(db->ctx[i].tmpl, &b) || !b.p) {
+		if ((t->longest_lit >= 6 ? tmpl_anchor_regex(t, &b) : tmpl_run_regex(t, &b)) ||
+		    !b.p) {
 			fprintf(stderr, "explain_facts.tsv: pattern %zu cannot be expressed\n",
 				i + 1);
 			goto out;

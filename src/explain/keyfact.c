@@ -29,7 +29,8 @@ static int is_name(const char *name, const char *const *set)
 
 /* "sm_86", "sm86", "compute_86", "86", "8.6", "9.0a", "sm_120f" -> "8.6" ...;
  * torch's tuple "(8, 6)" or "8, 6" (torch.cuda.get_device_capability, as
- * xformers prints it) -> "8.6" */
+ * xformers prints it) and "8, minor=6" (torch.cuda.get_device_properties'
+ * "major=8, minor=6") -> "8.6" */
 static size_t norm_cc(char *v, size_t cap)
 {
 	const char *s = v;
@@ -41,8 +42,9 @@ static size_t norm_cc(char *v, size_t cap)
 
 		if (*s == '(')
 			s++;
-		if (sscanf(s, "%u, %u%n", &major, &minor, &end) != 2 || major > 99 || minor > 9 ||
-		    (s[end] && strcmp(s + end, ")")))
+		if ((sscanf(s, "%u, %u%n", &major, &minor, &end) != 2 &&
+		     sscanf(s, "%u, minor=%u%n", &major, &minor, &end) != 2) ||
+		    major > 99 || minor > 9 || (s[end] && strcmp(s + end, ")")))
 			return strlen(v);
 		snprintf(tmp, sizeof(tmp), "%u.%u", major, minor);
 		str_copy(v, cap, tmp);

@@ -183,6 +183,32 @@ static int check_adjacent(const struct tmpl *t, struct cd_err *err)
 
 static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at);
 
+/* The longest run LIT (WS LIT)*: its first op at *at, its last at *end, the
+ * literal bytes it holds returned. */
+static size_t run_of(const struct tmpl *t, size_t *at, size_t *end)
+{
+	size_t i, best = 0;
+
+	for (i = 0; i < t->n_ops; i++) {
+		size_t j = i, k;
+		if (t->ops[i].kind != TMPL_LIT ||
+		    (i >= 2 && t->ops[i - 1].kind == TMPL_WS && t->ops[i - 2].kind == TMPL_LIT))
+			continue;
+		k = t->ops[i].len;
+		while (j + 2 < t->n_ops && t->ops[j + 1].kind == TMPL_WS &&
+		       t->ops[j + 2].kind == TMPL_LIT) {
+			j += 2;
+			k += t->ops[j].len;
+		}
+		if (k > best) {
+			best = k;
+			*at = i;
+			*end = j;
+		}
+	}
+	return best;
+}
+
 /* Bytes a line needs before the anchor for the template to start on it:
  * the literals before the anchor, one byte for each blank or class. */
 static size_t anchor_prefix(const struct tmpl *t)
@@ -250,8 +276,11 @@ int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena 
 		rc = err_set(err, CD_EFORMAT, "empty pattern");
 	if (!rc)
 		rc = check_adjacent(t, err);
-	if (!rc)
+	if (!rc) {
+		size_t at = 0, end = 0;
 		t->anchor_prefix = anchor_prefix(t);
+		t->longest_run = run_of(t, &at, &end);
+	}
 	return rc ? (rc == CD_ENOMEM ? rc : CD_EFORMAT) : 0;
 }
 
@@ -352,4 +381,17 @@ int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out)
 	if (!best)
 		return CD_EFORMAT;
 	return put_lit(out, best->lit, best->len);
+}
+
+int tmpl_run_regex(const struct tmpl *t, struct cd_buf *out)
+{
+	size_t at = 0, end = 0, i;
+	int rc = 0;
+
+	if (!run_of(t, &at, &end))
+		return CD_EFORMAT;
+	for (i = at; i <= end && !rc; i++)
+		rc = t->ops[i].kind == TMPL_LIT ? put_lit(out, t->ops[i].lit, t->ops[i].len)
+						: buf_puts(out, "[ \\t]+");
+	return rc;
 }

@@ -61,6 +61,8 @@ struct tmpl {
 	uint8_t cap_is_size[TMPL_CAPS_MAX];
 	int caseless;
 	size_t longest_lit;   /* bytes of the longest literal, for the lint */
+	size_t longest_run;   /* literal bytes of the longest run of literals with one blank
+				 between each ("gcc (GCC)": 8), for a context fact's lint */
 	size_t anchor_prefix; /* bytes a line needs before the anchor for a match to start on it */
 };
 
@@ -88,6 +90,12 @@ int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmp
  * and tmpl_match confirms each line an anchor hits. Every line the template
  * matches contains its anchor, so nothing is lost. */
 CD_WUR int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
+/* The template's longest run of literals split by blanks ("gcc (GCC)",
+ * "=> not found") as a Vectorscan expression, each blank [ \t]+: the anchor
+ * of a context fact pattern whose every literal is shorter than 6 bytes.
+ * Every line the template matches without crossing a line break contains
+ * it (a context fact is matched on one line). */
+CD_WUR int tmpl_run_regex(const struct tmpl *t, struct cd_buf *out);
 /* "20.00 MiB" -> 20971520; -1 when it does not parse or overflows. */
 CD_WUR int64_t tmpl_size_bytes(const char *s, size_t n);
 const char *tmpl_class_name(enum tmpl_class c);

@@ -164,6 +164,48 @@ static void tmpl_any_and_version(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_blank_run_anchor(void **state)
+{
+	/* a context fact pattern whose literals are all short ("gcc (GCC)",
+	 * ldd's "=> not found") is anchored on the run of literals and blanks */
+	struct tmx m;
+	struct cd_buf b;
+	char v[64];
+	const char *l = "gcc (GCC) 11.5.0 20240719 (Red Hat 11.5.0-5)";
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "cc (GCC) {gcc:ver}"), 0);
+	assert_int_equal(m.t.longest_lit, 5);
+	assert_int_equal(m.t.longest_run, 7);
+	buf_init(&b, 0);
+	assert_int_equal(tmpl_run_regex(&m.t, &b), 0);
+	assert_string_equal(b.p, "cc[ \\t]+\\x28GCC\\x29");
+	buf_free(&b);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "gcc", v, sizeof(v)), "11.5.0");
+	arena_free(&m.a);
+
+	l = "\tlibcudart.so.10.0 => not found";
+	assert_int_equal(tm_compile(&m, "{soname:soname} => not found"), 0);
+	assert_int_equal(m.t.longest_run, 10);
+	buf_init(&b, 0);
+	assert_int_equal(tmpl_run_regex(&m.t, &b), 0);
+	assert_string_equal(b.p, "\\x3d\\x3e[ \\t]+not[ \\t]+found");
+	buf_free(&b);
+	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+	assert_string_equal(cap(&m, l, "soname", v, sizeof(v)), "libcudart.so.10.0");
+	arena_free(&m.a);
+
+	/* the longest run wins; a run is broken by anything but one blank */
+	assert_int_equal(tm_compile(&m, "ab cd {x:int} efg hij klm"), 0);
+	assert_int_equal(m.t.longest_run, 9);
+	buf_init(&b, 0);
+	assert_int_equal(tmpl_run_regex(&m.t, &b), 0);
+	assert_string_equal(b.p, "efg[ \\t]+hij[ \\t]+klm");
+	buf_free(&b);
+	arena_free(&m.a);
+}
+
 static void tmpl_line_bounds(void **state)
 {
 	/* {^} and {$}: a line's start and end (or a break in a joined window) */
@@ -593,6 +635,9 @@ static void keyfact_forms(void **state)
 	assert_string_equal(norm("soname", "libcudnn_cnn_infer.so.8."), "libcudnn_cnn_infer.so.8");
 	assert_string_equal(norm("soname", "libcudart.so.11.0"), "libcudart.so.11.0");
 	assert_string_equal(norm("cc", "(12, 0)"), "12.0");
+	/* torch.cuda.get_device_properties: "major=8, minor=6" */
+	assert_string_equal(norm("cc", "8, minor=6"), "8.6");
+	assert_false(keyfact_canonical("cc", norm("cc", "8, minor=6, total")));
 	assert_false(keyfact_canonical("cc", norm("cc", "256, 112, 112, 64")));
 	assert_false(keyfact_canonical("cc", norm("cc", "8, 6, 1")));
 	assert_true(keyfact_canonical("cc", norm("cc", "8.9")));
@@ -949,6 +994,7 @@ int main(void)
 		cmocka_unit_test(tmpl_captures),
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
+		cmocka_unit_test(tmpl_blank_run_anchor),
 		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
 		cmocka_unit_test(tmpl_errors),
