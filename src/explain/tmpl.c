@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const class_names[TMPL_C_COUNT] = {
 	"word", "file", "path", "symbol", "ver", "int", "hex", "q", "text",
@@ -339,22 +340,47 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 	return rc;
 }
 
+/* Words of the benign lines ordinary training output prints by the
+ * thousand: torch's "torch.utils.checkpoint: the use_reentrant parameter
+ * should be passed explicitly" warning (torch/utils/checkpoint.py, at every
+ * step of a checkpointed model), transformers' "Loading checkpoint shards",
+ * "warning" as a log level, and the plain words named below. A literal that
+ * is one of them anchors a template only when it has no other literal of 6
+ * bytes or more: every line that has the word would cost a confirmation. */
+static const char *const common_words[] = {"warning",	"checkpoint", "should",
+					   "parameter", "available",  NULL};
+
+static int is_common(const struct tmpl_op *o)
+{
+	size_t i;
+
+	for (i = 0; common_words[i]; i++)
+		if (o->len == strlen(common_words[i]) &&
+		    !strncasecmp(o->lit, common_words[i], o->len))
+			return 1;
+	return 0;
+}
+
 /* The op the database anchors the template on: the longest literal, but a
  * literal with anything besides letters ("Error:", "/tuple:", "sm_",
  * "libcudart.so") counts 4 bytes more: plain words ("parameter", "available",
  * and "Pytorch" too, which a caseless match finds in every path) also turn up
- * in ordinary training output, and every false anchor costs a confirmation.
- * Case counts only for a template that matches case. NULL when the template
- * has no literal. */
+ * in ordinary training output, and every false anchor costs a confirmation;
+ * a common word (above) only when no other literal has 6 bytes. Case counts
+ * only for a template that matches case. NULL when the template has no
+ * literal. */
 static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at)
 {
 	const struct tmpl_op *best = NULL;
 	size_t i, best_score = 0;
+	int other = 0; /* a literal of 6 bytes or more that is no common word */
 
+	for (i = 0; i < t->n_ops; i++)
+		other |= t->ops[i].kind == TMPL_LIT && t->ops[i].len >= 6 && !is_common(&t->ops[i]);
 	for (i = 0; i < t->n_ops; i++) {
 		const struct tmpl_op *o = &t->ops[i];
 		size_t j, score;
-		if (o->kind != TMPL_LIT)
+		if (o->kind != TMPL_LIT || (other && is_common(o)))
 			continue;
 		score = o->len;
 		for (j = 0; j < o->len; j++) {

@@ -164,6 +164,30 @@ static void tmpl_any_and_version(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_anchor_skips_common_words(void **state)
+{
+	/* a word of the benign lines training output prints by the thousand
+	 * ("checkpoint", "should") anchors a template only when nothing else
+	 * can: here "weights" (the first of the longest others) */
+	struct tmx m;
+	struct cd_buf b;
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "unable to load weights from pytorch checkpoint file"), 0);
+	buf_init(&b, 0);
+	assert_int_equal(tmpl_anchor_regex(&m.t, &b), 0);
+	assert_string_equal(b.p, "weights");
+	buf_free(&b);
+	arena_free(&m.a);
+	/* no other literal of 6 bytes: the common word stays the anchor */
+	assert_int_equal(tm_compile(&m, "the checkpoint is {*}"), 0);
+	buf_init(&b, 0);
+	assert_int_equal(tmpl_anchor_regex(&m.t, &b), 0);
+	assert_string_equal(b.p, "checkpoint");
+	buf_free(&b);
+	arena_free(&m.a);
+}
+
 static void tmpl_blank_run_anchor(void **state)
 {
 	/* a context fact pattern whose literals are all short ("gcc (GCC)",
@@ -994,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(tmpl_captures),
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
+		cmocka_unit_test(tmpl_anchor_skips_common_words),
 		cmocka_unit_test(tmpl_blank_run_anchor),
 		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
