@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Accuracy of `cuda-doctor explain` on real logs from public issue threads.
 #
-#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test, test2, ..., test12
+#   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test, test2, ..., test13
 #                                               (default: all)
 #
 # Each PART/NAME.log has a sidecar PART/NAME.expect with the thread's url, the
 # category the thread established as the root cause and, when the log states
 # it, one key fact (name=value). The test parts are frozen (each PART.sha256:
-# test.sha256, test2.sha256, ..., test12.sha256) and no signature is ever
+# test.sha256, test2.sha256, ..., test13.sha256) and no signature is ever
 # written from them; signatures are tuned on the tune part.
 # For each part this prints, per category and in all: logs, the first
 # diagnosis in the right category (top-1), the category among the diagnoses
@@ -28,7 +28,7 @@ if [ "${1:-}" = -v ]; then
 	shift
 fi
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(tune test test2 test3 test4 test5 test6 test7 test8 test9 test10 test11 test12)
+[ ${#parts[@]} -gt 0 ] || parts=(tune test test2 test3 test4 test5 test6 test7 test8 test9 test10 test11 test12 test13)
 command -v jq >/dev/null || { echo "accuracy: jq is needed" >&2; exit 2; }
 [ -x "$CD" ] || { echo "accuracy: no binary at $CD (set CD_BIN)" >&2; exit 2; }
 tmp=$(mktemp -d)
