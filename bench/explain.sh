@@ -7,7 +7,8 @@
 # samples) mixed in. Each tool runs once on one core (taskset) under
 # /usr/bin/time -v, best of RUNS (default 3); prints wall and CPU GB/s, the ratios and peak
 # RSS (rg is skipped when ripgrep is not installed). The log is deleted on exit.
-# Usage: [RUNS=N] bench/explain.sh [BINARY] [SIZE_MIB]
+# Then REAL_MIB (default 64; 0: none) of real text: see real() below.
+# Usage: [RUNS=N] [REAL_MIB=N] bench/explain.sh [BINARY] [SIZE_MIB]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CD="${1:-build/cuda-doctor}"
@@ -104,3 +105,28 @@ awk -v b="$BYTES" -v s="$SECS_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1
 	echo "target >= 1 GB/s on one core (wall): met" || echo "target >= 1 GB/s on one core (wall): NOT met"
 awk -v b="$BYTES" -v s="$CPU_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1) }' &&
 	echo "target >= 1 GB/s on one core (cpu): met" || echo "target >= 1 GB/s on one core (cpu): NOT met"
+
+# Real text, REAL_MIB each (default 64): the healthy outputs of tests/fixtures/healthy (runs that
+# worked: nvidia-smi, pip, collect_env, NCCL INFO, training and server logs) and the logs of the
+# corpus's tune part (real failures), each repeated to size. Dense in the words signatures are
+# anchored on ("version", "NVIDIA", "driver"), so every line costs confirmations the generated
+# log above does not: these are the figures a user's own log is nearer to.
+REAL_MIB="${REAL_MIB:-64}"
+real() {
+	local name=$1 cpu
+	shift
+	cat "$@" >"$TMP/real.src"
+	: >"$TMP/real.log"
+	while [ "$(stat -c %s "$TMP/real.log")" -lt $((REAL_MIB << 20)) ]; do cat "$TMP/real.src" >>"$TMP/real.log"; done
+	truncate -s $((REAL_MIB << 20)) "$TMP/real.log"
+	LOG="$TMP/real.log"
+	BYTES=$(stat -c %s "$LOG")
+	run "explain_$name" "$CD" --json explain --no-env "$LOG" >/dev/null
+	cpu=$(eval echo "\$CPU_explain_$name")
+	awk -v n="$name" -v m="$REAL_MIB" -v b="$BYTES" -v s="$cpu" \
+		'BEGIN { printf "explain on %s (%d MiB): %.0f MB/s (cpu)\n", n, m, (s > 0 ? b / s / 1e6 : 0) }'
+}
+[ "$REAL_MIB" -gt 0 ] || exit 0
+echo "real text, explain only (tests/fixtures/healthy repeated; the tune part's logs repeated):"
+real healthy tests/fixtures/healthy/*.log
+real tune tests/corpus/tune/*.log
