@@ -164,27 +164,33 @@ static void tmpl_any_and_version(void **state)
 	arena_free(&m.a);
 }
 
+/* The Vectorscan expression fn (tmpl_anchor_regex, tmpl_run_regex) gives
+ * for m's template is want. */
+static void regex_is(const struct tmx *m, int (*fn)(const struct tmpl *, struct cd_buf *),
+		     const char *want)
+{
+	struct cd_buf b;
+
+	buf_init(&b, 0);
+	assert_int_equal(fn(&m->t, &b), 0);
+	assert_string_equal(b.p, want);
+	buf_free(&b);
+}
+
 static void tmpl_anchor_skips_common_words(void **state)
 {
 	/* a word of the benign lines training output prints by the thousand
 	 * ("checkpoint", "should") anchors a template only when nothing else
 	 * can: here "weights" (the first of the longest others) */
 	struct tmx m;
-	struct cd_buf b;
 
 	(void)state;
 	assert_int_equal(tm_compile(&m, "unable to load weights from pytorch checkpoint file"), 0);
-	buf_init(&b, 0);
-	assert_int_equal(tmpl_anchor_regex(&m.t, &b), 0);
-	assert_string_equal(b.p, "weights");
-	buf_free(&b);
+	regex_is(&m, tmpl_anchor_regex, "weights");
 	arena_free(&m.a);
 	/* no other literal of 6 bytes: the common word stays the anchor */
 	assert_int_equal(tm_compile(&m, "the checkpoint is {*}"), 0);
-	buf_init(&b, 0);
-	assert_int_equal(tmpl_anchor_regex(&m.t, &b), 0);
-	assert_string_equal(b.p, "checkpoint");
-	buf_free(&b);
+	regex_is(&m, tmpl_anchor_regex, "checkpoint");
 	arena_free(&m.a);
 }
 
@@ -193,7 +199,6 @@ static void tmpl_blank_run_anchor(void **state)
 	/* a context fact pattern whose literals are all short ("gcc (GCC)",
 	 * ldd's "=> not found") is anchored on the run of literals and blanks */
 	struct tmx m;
-	struct cd_buf b;
 	char v[64];
 	const char *l = "gcc (GCC) 11.5.0 20240719 (Red Hat 11.5.0-5)";
 
@@ -201,10 +206,7 @@ static void tmpl_blank_run_anchor(void **state)
 	assert_int_equal(tm_compile(&m, "cc (GCC) {gcc:ver}"), 0);
 	assert_int_equal(m.t.longest_lit, 5);
 	assert_int_equal(m.t.longest_run, 7);
-	buf_init(&b, 0);
-	assert_int_equal(tmpl_run_regex(&m.t, &b), 0);
-	assert_string_equal(b.p, "cc[ \\t]+\\x28GCC\\x29");
-	buf_free(&b);
+	regex_is(&m, tmpl_run_regex, "cc[ \\t]+\\x28GCC\\x29");
 	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
 	assert_string_equal(cap(&m, l, "gcc", v, sizeof(v)), "11.5.0");
 	arena_free(&m.a);
@@ -212,10 +214,7 @@ static void tmpl_blank_run_anchor(void **state)
 	l = "\tlibcudart.so.10.0 => not found";
 	assert_int_equal(tm_compile(&m, "{soname:soname} => not found"), 0);
 	assert_int_equal(m.t.longest_run, 10);
-	buf_init(&b, 0);
-	assert_int_equal(tmpl_run_regex(&m.t, &b), 0);
-	assert_string_equal(b.p, "\\x3d\\x3e[ \\t]+not[ \\t]+found");
-	buf_free(&b);
+	regex_is(&m, tmpl_run_regex, "\\x3d\\x3e[ \\t]+not[ \\t]+found");
 	assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
 	assert_string_equal(cap(&m, l, "soname", v, sizeof(v)), "libcudart.so.10.0");
 	arena_free(&m.a);
@@ -223,10 +222,7 @@ static void tmpl_blank_run_anchor(void **state)
 	/* the longest run wins; a run is broken by anything but one blank */
 	assert_int_equal(tm_compile(&m, "ab cd {x:int} efg hij klm"), 0);
 	assert_int_equal(m.t.longest_run, 9);
-	buf_init(&b, 0);
-	assert_int_equal(tmpl_run_regex(&m.t, &b), 0);
-	assert_string_equal(b.p, "efg[ \\t]+hij[ \\t]+klm");
-	buf_free(&b);
+	regex_is(&m, tmpl_run_regex, "efg[ \\t]+hij[ \\t]+klm");
 	arena_free(&m.a);
 }
 
