@@ -2,7 +2,7 @@
 # Accuracy of `cuda-doctor explain` on real logs from public issue threads.
 #
 #   tests/corpus/accuracy.sh [-v] [PART...]      PART: tune, test, test2, ..., test13
-#                                               (default: all)
+#                                               (default: all, the test parts by their .sha256)
 #
 # Each PART/NAME.log has a sidecar PART/NAME.expect with the thread's url, the
 # category the thread established as the root cause and, when the log states
@@ -28,7 +28,10 @@ if [ "${1:-}" = -v ]; then
 	shift
 fi
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(tune test test2 test3 test4 test5 test6 test7 test8 test9 test10 test11 test12 test13)
+if [ ${#parts[@]} -eq 0 ]; then # tune, then the frozen parts in the order they were collected
+	parts=(tune test)
+	for n in $(ls "$here" | sed -n 's/^test\([0-9][0-9]*\)\.sha256$/\1/p' | sort -n); do parts+=("test$n"); done
+fi
 command -v jq >/dev/null || { echo "accuracy: jq is needed" >&2; exit 2; }
 [ -x "$CD" ] || { echo "accuracy: no binary at $CD (set CD_BIN)" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -37,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 # measures what was read there, so the figures are also given without them
 grep -rhoiE 'github\.com/[^] )>"'"'"'`]+' "$here/../../data" 2>/dev/null |
 	sed -E 's#[?\#].*##; s#[.,;:]+$##; s#/+$##' | tr A-Z a-z | LC_ALL=C sort -u >"$tmp/cited"
-export CITED="$tmp/cited"
+CITED="$tmp/cited"
 
 # explain on every log, one process each and two at a time; its JSON goes to out/PART/NAME.json
 for p in "${parts[@]}"; do
@@ -74,7 +77,7 @@ find "$tmp/out" -name '*.json' -size +0 | LC_ALL=C sort | xargs -r jq -r '
 	   ([$d[].category] | unique | join(",") | if . == "" then "none" else . end),
 	   (($d[0].facts // {}) | to_entries | map(.key + "=" + (.value | tostring)) | join("\u001e")),
 	   ([$d[:3][] | .category + "/" + .signature] | join(" "))]
-	| @tsv' | LC_ALL=C sort >"$tmp/got"
+	| @tsv' >"$tmp/got"
 
 # one line per log: part name want_category want_fact got_first got_all got_fact top3 cited
 awk -F'\t' '
