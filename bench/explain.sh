@@ -113,7 +113,7 @@ awk -v b="$BYTES" -v s="$CPU_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1)
 # log above does not: these are the figures a user's own log is nearer to.
 REAL_MIB="${REAL_MIB:-64}"
 real() {
-	local name=$1 cpu
+	local name=$1 var
 	shift
 	cat "$@" >"$TMP/real.src"
 	: >"$TMP/real.log"
@@ -122,8 +122,8 @@ real() {
 	LOG="$TMP/real.log"
 	BYTES=$(stat -c %s "$LOG")
 	run "explain_$name" "$CD" --json explain --no-env "$LOG" >/dev/null
-	cpu=$(eval echo "\$CPU_explain_$name")
-	awk -v n="$name" -v m="$REAL_MIB" -v b="$BYTES" -v s="$cpu" \
+	var=CPU_explain_$name
+	awk -v n="$name" -v m="$REAL_MIB" -v b="$BYTES" -v s="${!var}" \
 		'BEGIN { printf "explain on %s (%d MiB): %.0f MB/s (cpu)\n", n, m, (s > 0 ? b / s / 1e6 : 0) }'
 }
 [ "$REAL_MIB" -gt 0 ] || exit 0
