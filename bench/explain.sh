@@ -7,8 +7,10 @@
 # samples) mixed in. Each tool runs once on one core (taskset) under
 # /usr/bin/time -v, best of RUNS (default 3); prints wall and CPU GB/s, the ratios and peak
 # RSS (rg is skipped when ripgrep is not installed). The log is deleted on exit.
-# Then REAL_MIB (default 64; 0: none) of real text: see real() below.
-# Usage: [RUNS=N] [REAL_MIB=N] bench/explain.sh [BINARY] [SIZE_MIB]
+# With BASE=OTHER_BINARY, the two binaries alternate RUNS times on the same log
+# and their best CPU times are compared (on a noisy machine only interleaved
+# runs compare). Then REAL_MIB (default 64; 0: none) of real text: see real().
+# Usage: [RUNS=N] [BASE=BINARY] [REAL_MIB=N] bench/explain.sh [BINARY] [SIZE_MIB]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CD="${1:-build/cuda-doctor}"
@@ -105,6 +107,29 @@ awk -v b="$BYTES" -v s="$SECS_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1
 	echo "target >= 1 GB/s on one core (wall): met" || echo "target >= 1 GB/s on one core (wall): NOT met"
 awk -v b="$BYTES" -v s="$CPU_explain" 'BEGIN { exit !(s > 0 && b / s / 1e9 >= 1) }' &&
 	echo "target >= 1 GB/s on one core (cpu): met" || echo "target >= 1 GB/s on one core (cpu): NOT met"
+
+# BASE: the same log through the other binary and this one in turn, RUNS rounds
+if [ -n "${BASE:-}" ]; then
+	[ -x "$BASE" ] || { echo "bench: BASE $BASE is not an executable" >&2; exit 2; }
+	best_b='' best_n=''
+	for ((k = 0; k < RUNS; k++)); do
+		for who in base new; do
+			bin=$CD
+			[ "$who" = base ] && bin=$BASE
+			cat "$LOG" >/dev/null
+			/usr/bin/time -f '%U %S' -o "$TMP/vs.time" "${PIN[@]}" "$bin" --json explain --no-env "$LOG" >/dev/null 2>&1 || true
+			c=$(awk 'END { print $1 + $2 }' "$TMP/vs.time") # after any "exited with" line
+			if [ "$who" = base ]; then
+				{ [ -z "$best_b" ] || awk -v a="$c" -v b="$best_b" 'BEGIN { exit !(a < b) }'; } && best_b=$c
+			else
+				{ [ -z "$best_n" ] || awk -v a="$c" -v b="$best_n" 'BEGIN { exit !(a < b) }'; } && best_n=$c
+			fi
+		done
+	done
+	awk -v b="$BYTES" -v x="$best_b" -v y="$best_n" -v r="$RUNS" 'BEGIN {
+		printf "interleaved, best cpu of %d: base %.2f s (%.2f GB/s), this %.2f s (%.2f GB/s): %.2fx\n",
+			r, x, (x > 0 ? b / x / 1e9 : 0), y, (y > 0 ? b / y / 1e9 : 0), (y > 0 ? x / y : 0) }'
+fi
 
 # Real text, REAL_MIB each (default 64): the healthy outputs of tests/fixtures/healthy (runs that
 # worked: nvidia-smi, pip, collect_env, NCCL INFO, training and server logs) and the logs of the
