@@ -420,10 +420,12 @@ int main(int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		struct cd_buf b;
 		int facts = str_has_suffix(argv[i], "explain_facts.tsv");
-		int fallback = !facts && str_has_suffix(argv[i], ".tsv");
+		int also = str_has_suffix(argv[i], "explain_also.tsv");
+		int fallback = !facts && !also && str_has_suffix(argv[i], ".tsv");
 		buf_init(&b, SIG_FILE_MAX + 1);
 		if (read_file(argv[i], &b) ||
 		    (facts	? sigdb_parse_facts
+		     : also	? sigdb_parse_also
 		     : fallback ? sigdb_parse_fallback
 				: sigdb_parse)(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""),
 					       b.len, &err)) {
@@ -447,8 +449,8 @@ int main(int argc, char **argv)
 	if (write_out(argv[1], &x) || write_ere(argv[1], &db))
 		goto out;
 	printf("sigc: %zu signatures, %zu patterns, %zu fallback patterns, %zu context fact "
-	       "patterns: every sample matches, every near miss does not\n",
-	       db.n, db.n_pat, db.n_fb, db.n_ctx);
+	       "patterns, %zu alternatives: every sample matches, every near miss does not\n",
+	       db.n, db.n_pat, db.n_fb, db.n_ctx, db.n_also);
 	rc = 0;
 out:
 	if (rc)

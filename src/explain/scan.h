@@ -62,7 +62,10 @@ struct xs_diag {
 	uint64_t hash;
 	size_t n_ranks; /* distinct ranks seen ("[rank3]:", "[default3]:") */
 	uint8_t ranks[XS_RANKS / 8];
-	int depth;	   /* categories of other causes found that cause this one's (xs_rank) */
+	int depth; /* categories of other causes found that cause this one's (xs_rank) */
+	/* an alternative (data/explain_also.tsv): the other cause the line of
+	 * this signature's diagnosis may have; NULL for a diagnosis found */
+	const struct sig *alt_of;
 	uint32_t ctx_wait; /* bit j: key fact sigdb.ctx_names[j] still looked for after it */
 	size_t n_env;	   /* filled by the environment cross-check */
 	const char *env[XS_ENV_MAX];
@@ -121,7 +124,10 @@ extern const struct sig xs_sig_unknown;
  * words of the log (explain/guess.h) when no signature matched. */
 int xs_is_fallback(const struct sig *s);
 
-/* Order: causes before symptoms before info; among causes, one whose
+/* A diagnosis that names the other cause a message may have (alt_of). */
+int xs_is_alternative(const struct xs_diag *d);
+
+/* Order: causes before symptoms before alternatives before info; among causes, one whose
  * category another cause found can cause (data/explain_causes.tsv: a
  * shadowing LD_LIBRARY_PATH causes the undefined symbol) after that one;
  * then errors before warnings, then by input and first line (the earliest

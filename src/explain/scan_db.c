@@ -121,6 +121,12 @@ int sigdb_load_kb(struct sigdb *db, struct cd_err *err)
 	if (!f)
 		return err_set(err, CD_EINTERNAL, "explain_facts.tsv is missing");
 	rc = sigdb_parse_facts(db, f->name, f->data, f->len, err);
+	if (rc)
+		return rc;
+	f = kb_get("explain_also.tsv");
+	if (!f)
+		return err_set(err, CD_EINTERNAL, "explain_also.tsv is missing");
+	rc = sigdb_parse_also(db, f->name, f->data, f->len, err);
 	return rc ? rc : sigdb_finish(db, err);
 }
 

@@ -136,13 +136,21 @@ int xs_has_rank(const struct xs_diag *d, unsigned rank)
 	return rank < XS_RANKS && (d->ranks[rank / 8] >> (rank % 8) & 1);
 }
 
+int xs_is_alternative(const struct xs_diag *d)
+{
+	return d->alt_of != NULL;
+}
+
 /* Ranking tier: causes at warning or error first, then symptoms at warning
- * or error, then anything informational (an info line is context, never the
- * root cause of a failure). */
+ * or error, then the other causes their messages may have, then anything
+ * informational (an info line is context, never the root cause of a
+ * failure). */
 static int diag_tier(const struct xs_diag *d)
 {
-	if (d->sig->severity == CD_SEV_INFO)
+	if (d->alt_of)
 		return 2;
+	if (d->sig->severity == CD_SEV_INFO)
+		return 3;
 	return d->sig->role == SIG_CAUSE ? 0 : 1;
 }
 
@@ -243,12 +251,46 @@ static void add_unknown(struct xs_result *r, const struct xs_db *db)
 	r->n++;
 }
 
+static int has_category(const struct xs_result *r, const char *category)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->d[i].sig->category, category))
+			return 1;
+	return 0;
+}
+
+/* A message that two causes print (data/explain_also.tsv): the other cause
+ * is named too, on the same line, unless a diagnosis of its category is
+ * there already. */
+static void add_alternatives(struct xs_result *r, const struct xs_db *db)
+{
+	const struct sigdb *s = &db->sigs;
+	size_t i, j, n = r->n;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < s->n_also; j++) {
+			const struct sig_also *a = &s->also[j];
+			struct xs_diag *d;
+			if (&s->sigs[a->of] != r->d[i].sig || diag_tier(&r->d[i]) > 1 ||
+			    has_category(r, a->alt.category) || r->n >= XS_DIAG_MAX)
+				continue;
+			d = &r->d[r->n++];
+			*d = r->d[i];
+			d->sig = &a->alt;
+			d->alt_of = r->d[i].sig;
+			d->n_env = 0;
+		}
+}
+
 void xs_rank(struct xs_result *r, const struct xs_db *db)
 {
 	uint32_t present = 0;
 	size_t i, c;
 
 	add_unknown(r, db);
+	add_alternatives(r, db);
 
 	for (i = 0; i < r->n; i++) /* the categories of the causes found */
 		if (diag_tier(&r->d[i]) == 0 &&

@@ -73,8 +73,20 @@ struct sig_ctx {
 	const char *pattern, *example, *value, *source;
 };
 
+/* A message that two causes print (data/explain_also.tsv): a diagnosis of
+ * the signature `of` names `alt` too, a signature no pattern finds (its
+ * explanation says how to tell the two apart; severity is `of`'s). */
+#define SIG_ALSO_MAX 64
+struct sig_also {
+	const char *of_id;
+	uint32_t of; /* index into sigdb.sigs (sigdb_finish) */
+	struct sig alt;
+};
+
 struct sigdb {
 	struct cd_arena arena;
+	size_t n_also;
+	struct sig_also also[SIG_ALSO_MAX];
 	size_t n_fb;
 	struct sig_fallback fb[SIG_FALLBACK_MAX];
 	size_t n_ctx;
@@ -106,6 +118,11 @@ CD_WUR int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_
  * source with two URLs); its bytes join the hash. CD_EFORMAT as above. */
 CD_WUR int sigdb_parse_facts(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
 			     struct cd_err *err);
+/* Parse the alternatives (TSV: signature, id, category, title, tell apart,
+ * fix, two or more source URLs); its bytes join the hash. The signatures
+ * they name are looked up by sigdb_finish. CD_EFORMAT as above. */
+CD_WUR int sigdb_parse_also(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+			    struct cd_err *err);
 /* Check the whole set (unique ids) and build the pattern table. */
 CD_WUR int sigdb_finish(struct sigdb *db, struct cd_err *err);
 /* Parse every embedded file signatures/NAME.txt, in name order, and finish

@@ -52,8 +52,8 @@ int xr_has_error(const struct xs_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->n; i++)
-		if (r->d[i].sig->severity == CD_SEV_ERROR)
+	for (i = 0; i < r->n; i++) /* an alternative is a reading of a diagnosis found */
+		if (r->d[i].sig->severity == CD_SEV_ERROR && !xs_is_alternative(&r->d[i]))
 			return 1;
 	return 0;
 }
@@ -63,8 +63,25 @@ static size_t n_causes(const struct xs_result *r)
 	size_t i, k = 0;
 
 	for (i = 0; i < r->n; i++) /* the unknown failure is no known cause */
-		k += r->d[i].sig->role == SIG_CAUSE && !xs_is_fallback(r->d[i].sig);
+		k += r->d[i].sig->role == SIG_CAUSE && !xs_is_fallback(r->d[i].sig) &&
+		     !xs_is_alternative(&r->d[i]);
 	return k;
+}
+
+static size_t n_alternatives(const struct xs_result *r)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < r->n; i++)
+		k += xs_is_alternative(&r->d[i]) != 0;
+	return k;
+}
+
+static const char *role_name(const struct xs_diag *d)
+{
+	if (xs_is_alternative(d))
+		return "alternative";
+	return d->sig->role == SIG_CAUSE ? "cause" : "symptom";
 }
 
 static const char *input_name(const struct xs_result *r, uint32_t i)
@@ -110,7 +127,9 @@ static json_t *diag_json(struct xs_result *r, const struct xs_diag *d, int is_ro
 	json_object_set_new(o, "category", json_str(d->sig->category));
 	json_object_set_new(o, "signature", json_str(d->sig->id));
 	json_object_set_new(o, "severity", json_str(severity_name(d->sig->severity)));
-	json_object_set_new(o, "role", json_str(d->sig->role == SIG_CAUSE ? "cause" : "symptom"));
+	json_object_set_new(o, "role", json_str(role_name(d)));
+	if (xs_is_alternative(d))
+		json_object_set_new(o, "alternative_to", json_str(d->alt_of->id));
 	json_object_set_new(o, "root_cause", json_boolean(is_root));
 	json_object_set_new(o, "title", json_str(xr_expand(r, d, d->sig->title)));
 	json_object_set_new(o, "input", json_str(input_name(r, d->input)));
@@ -179,6 +198,7 @@ json_t *xr_json(struct xs_result *r, const struct xr_opts *o)
 	json_object_set_new(root, "diagnoses", a);
 	json_object_set_new(sum, "diagnoses", json_integer((json_int_t)r->n));
 	json_object_set_new(sum, "causes", json_integer((json_int_t)n_causes(r)));
+	json_object_set_new(sum, "alternatives", json_integer((json_int_t)n_alternatives(r)));
 	json_object_set_new(sum, "errors", json_boolean(xr_has_error(r)));
 	json_object_set_new(sum, "root_cause",
 			    r->n && n_causes(r) ? json_str(r->d[0].sig->id) : json_null());
@@ -256,15 +276,17 @@ static void lines_note(const struct xs_diag *d, char *out, size_t cap)
 static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int full)
 {
 	struct xs_result *r = t->r;
-	const char *sev = d->sig->severity == CD_SEV_ERROR     ? "✗"
+	const char *sev = xs_is_alternative(d)		       ? "?"
+			  : d->sig->severity == CD_SEV_ERROR   ? "✗"
 			  : d->sig->severity == CD_SEV_WARNING ? "!"
 							       : "·";
-	const char *c = d->sig->severity == CD_SEV_ERROR ? C_RED : C_YEL;
+	const char *c = d->sig->severity == CD_SEV_ERROR && !xs_is_alternative(d) ? C_RED : C_YEL;
 	char note[512], facts[1024] = "";
 	size_t i, n = 0;
 
 	fprintf(t->out, "\n%s%s%s %s%s%s%s · %s\n", col(t, c), sev, col(t, C_OFF), col(t, C_BOLD),
 		root			      ? "root cause · "
+		: xs_is_alternative(d)	      ? "or · "
 		: d->sig->role == SIG_SYMPTOM ? "symptom · "
 					      : "",
 		d->sig->category, col(t, C_OFF), d->sig->id);
@@ -276,6 +298,10 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 				r->n_inputs > 1 ? input_name(r, d->input) : "",
 				r->n_inputs > 1 ? ":" : "", (unsigned long long)d->lines[i],
 				d->line_text[i]);
+	} else if (xs_is_alternative(d)) { /* the line is the diagnosis's it reads again */
+		fprintf(t->out, "  %sline%s   %s%s%llu (%s's)\n", col(t, C_DIM), col(t, C_OFF),
+			r->n_inputs > 1 ? input_name(r, d->input) : "", r->n_inputs > 1 ? ":" : "",
+			(unsigned long long)d->first_line, d->alt_of->id);
 	} else {
 		fprintf(t->out, "  %sline%s   %s%s%llu: %s\n", col(t, C_DIM), col(t, C_OFF),
 			r->n_inputs > 1 ? input_name(r, d->input) : "", r->n_inputs > 1 ? ":" : "",
@@ -286,7 +312,7 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 	}
 	if (!full)
 		return;
-	for (i = 0; i < d->n_facts; i++) {
+	for (i = 0; i < d->n_facts && !xs_is_alternative(d); i++) {
 		n += (size_t)snprintf(facts + n, n < sizeof(facts) ? sizeof(facts) - n : 0,
 				      "%s%s=%s", i ? "  " : "", d->facts[i].name,
 				      d->facts[i].value);
@@ -296,7 +322,7 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 	}
 	if (facts[0])
 		fprintf(t->out, "  %sfacts%s   %s\n", col(t, C_DIM), col(t, C_OFF), facts);
-	wrapped(t, "why", xr_expand(r, d, d->sig->explain));
+	wrapped(t, xs_is_alternative(d) ? "tell" : "why", xr_expand(r, d, d->sig->explain));
 	for (i = 0; i < d->n_env; i++)
 		fprintf(t->out, "  %s%s%s %s\n", col(t, C_DIM), i ? "       " : "here   ",
 			col(t, C_OFF), d->env[i]);
@@ -312,7 +338,7 @@ static void text_diag(const struct tx *t, const struct xs_diag *d, int root, int
 static void xr_text_report(const struct tx *t)
 {
 	const struct xs_result *r = t->r;
-	size_t i, causes = n_causes(r);
+	size_t i, causes = n_causes(r), alts = n_alternatives(r), symptoms;
 	uint64_t lines = 0;
 
 	for (i = 0; i < r->n_inputs; i++)
@@ -329,10 +355,15 @@ static void xr_text_report(const struct tx *t)
 		fprintf(t->out, "; no known failure found, but lines that look like one\n");
 	else if (xs_is_fallback(r->d[0].sig) && r->n == 1)
 		fprintf(t->out, "; no known failure found: a guess from the log's words\n");
-	else
-		fprintf(t->out, "; %zu diagnos%s (%zu cause%s, %zu symptom%s)%s\n", r->n,
-			r->n == 1 ? "is" : "es", causes, causes == 1 ? "" : "s", r->n - causes,
-			r->n - causes == 1 ? "" : "s", causes ? ", root cause first" : "");
+	else {
+		symptoms = r->n - causes - alts;
+		fprintf(t->out, "; %zu diagnos%s (%zu cause%s, %zu symptom%s", r->n,
+			r->n == 1 ? "is" : "es", causes, causes == 1 ? "" : "s", symptoms,
+			symptoms == 1 ? "" : "s");
+		if (alts)
+			fprintf(t->out, ", %zu alternative%s", alts, alts == 1 ? "" : "s");
+		fprintf(t->out, ")%s\n", causes ? ", root cause first" : "");
+	}
 	for (i = 0; i < r->n; i++)
 		text_diag(t, &r->d[i], i == 0 && causes,
 			  i == 0 || r->d[i].sig->role == SIG_CAUSE || t->o->verbose);
@@ -358,8 +389,7 @@ static void xr_md_report(const struct tx *t)
 		fprintf(t->out, "## %s `%s`: %s\n\n", d->sig->severity == CD_SEV_ERROR ? "✗" : "!",
 			d->sig->category, xr_expand(r, d, d->sig->title));
 		fprintf(t->out, "- **signature**: `%s` (%s)\n- **line %llu**: `%s`\n", d->sig->id,
-			d->sig->role == SIG_CAUSE ? "cause" : "symptom",
-			(unsigned long long)d->first_line, d->text ? d->text : "");
+			role_name(d), (unsigned long long)d->first_line, d->text ? d->text : "");
 		for (j = 0; j < d->n_lines && d->line_text[j]; j++)
 			fprintf(t->out, "- **line %llu**: `%s`\n", (unsigned long long)d->lines[j],
 				d->line_text[j]);

@@ -323,7 +323,9 @@ static void paste_line_gutter(void **state)
 	(void)state;
 	assert_string_equal(first_id(r), "cuda-driver-insufficient");
 	assert_int_equal(r->code_lines, 1);
-	assert_int_equal(r->n, 1);
+	assert_int_equal(r->n, 2); /* the diagnosis found and its alternative, no libcudnn */
+	assert_true(xs_is_alternative(&r->d[1]));
+	assert_string_equal(r->d[1].sig->category, "cuda-init");
 	xs_result_free(r);
 }
 
