@@ -1,5 +1,5 @@
 /* sigc: build-time compiler and validator of the log signatures.
- * Usage: sigc OUT.c data/signatures/NAME.txt...
+ * Usage: sigc OUT.c data/signatures/NAME.txt... [--ref TEXT...]
  * Parses every signature file (src/explain/sigdb.c), compiles all patterns
  * into one Vectorscan block-mode database for a generic x86-64/arm64 target,
  * and checks each signature against its own examples: every `sample` line
@@ -8,7 +8,11 @@
  * match it. The matcher used for facts (tmpl_match) must agree with the
  * database on every example. Any failure exits 1 and the build stops. On
  * success OUT.c holds the serialized database and the hash of the text it
- * was built from, so the binary refuses a database that is not its own. */
+ * was built from, so the binary refuses a database that is not its own.
+ * With --ref, each template is anchored on its literal (6 bytes or more)
+ * that occurs least in those texts (ordinary and failed runs' output: every
+ * anchor found costs a confirmation), and OUT.c names the choice
+ * (xs_anchor_ops) for the scanner to apply; without, on tmpl_compile's. */
 #include <hs/hs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +75,107 @@ static int read_file(const char *path, struct cd_buf *b)
 		}
 	fclose(f);
 	return 0;
+}
+
+/* The templates the database anchors on a literal, in database order: the
+ * signatures' patterns, then the context facts' (a context pattern whose
+ * literals are all shorter than 6 bytes is anchored on its run instead). */
+static struct tmpl *anchored(struct sigdb *db, size_t i)
+{
+	if (i < db->n_pat)
+		return db->sigs[db->pat_sig[i]].tmpl[db->pat_slot[i]];
+	i -= db->n_pat;
+	return i < db->n_ctx && db->ctx[i].tmpl->longest_lit >= 6 ? db->ctx[i].tmpl : NULL;
+}
+
+static int count_hit(unsigned int id, unsigned long long from, unsigned long long to,
+		     unsigned int flags, void *c)
+{
+	(void)from;
+	(void)to;
+	(void)flags;
+	((uint64_t *)c)[id]++;
+	return 0;
+}
+
+/* Anchor each template on its rarest literal of 6 bytes or more in the
+ * reference texts (caseless counts; a tie keeps tmpl_compile's choice, then
+ * the longer). The literals are counted in one pass of one literal
+ * database over the texts. */
+static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
+{
+	size_t n_t = db->n_pat + db->n_ctx, n = 0, i, j, k;
+	const char **lits = NULL;
+	size_t *lens = NULL, *tmpl_of = NULL, *op_of = NULL;
+	unsigned *ids = NULL, *flags = NULL;
+	uint64_t *cnt = NULL;
+	hs_database_t *hs = NULL;
+	hs_scratch_t *sc = NULL;
+	hs_compile_error_t *ce = NULL;
+	int rc = -1;
+
+	for (i = 0; i < n_t; i++)
+		for (j = 0; anchored(db, i) && j < anchored(db, i)->n_ops; j++)
+			n += anchored(db, i)->ops[j].kind == TMPL_LIT &&
+			     anchored(db, i)->ops[j].len >= 6;
+	lits = calloc(n + 1, sizeof(*lits));
+	lens = calloc(n + 1, sizeof(*lens));
+	tmpl_of = calloc(n + 1, sizeof(*tmpl_of));
+	op_of = calloc(n + 1, sizeof(*op_of));
+	ids = calloc(n + 1, sizeof(*ids));
+	flags = calloc(n + 1, sizeof(*flags));
+	cnt = calloc(n + 1, sizeof(*cnt));
+	if (!lits || !lens || !tmpl_of || !op_of || !ids || !flags || !cnt)
+		goto out;
+	for (i = 0, k = 0; i < n_t; i++)
+		for (j = 0; anchored(db, i) && j < anchored(db, i)->n_ops; j++) {
+			const struct tmpl_op *o = &anchored(db, i)->ops[j];
+			if (o->kind != TMPL_LIT || o->len < 6)
+				continue;
+			lits[k] = o->lit;
+			lens[k] = o->len;
+			tmpl_of[k] = i;
+			op_of[k] = j;
+			ids[k] = (unsigned)k;
+			flags[k] = HS_FLAG_CASELESS;
+			k++;
+		}
+	if (hs_compile_lit_multi(lits, flags, ids, lens, (unsigned)n, HS_MODE_BLOCK, NULL, &hs,
+				 &ce) != HS_SUCCESS) {
+		fprintf(stderr, "sigc: the anchors' literals do not compile: %s\n",
+			ce ? ce->message : "?");
+		hs_free_compile_error(ce);
+		goto out;
+	}
+	if (hs_alloc_scratch(hs, &sc) != HS_SUCCESS ||
+	    hs_scan(hs, ref->p ? ref->p : "", (unsigned)ref->len, 0, sc, count_hit, cnt) !=
+		    HS_SUCCESS)
+		goto out;
+	for (i = 0, k = 0; i < n_t; i++) {
+		struct tmpl *t = anchored(db, i);
+		size_t best = SIZE_MAX;
+		for (; k < n && tmpl_of[k] == i; k++) {
+			size_t cur = t->anchor_op;
+			if (best == SIZE_MAX || cnt[k] < cnt[best] ||
+			    (cnt[k] == cnt[best] &&
+			     (op_of[k] == cur || (op_of[best] != cur && lens[k] > lens[best]))))
+				best = k;
+		}
+		if (best != SIZE_MAX && tmpl_set_anchor(t, op_of[best]))
+			goto out;
+	}
+	rc = 0;
+out:
+	hs_free_scratch(sc);
+	hs_free_database(hs);
+	free(lits);
+	free(lens);
+	free(tmpl_of);
+	free(op_of);
+	free(ids);
+	free(flags);
+	free(cnt);
+	return rc;
 }
 
 static int compile_db(struct ctx *x)
@@ -343,6 +448,14 @@ static int write_out(const char *path, struct ctx *x)
 		fprintf(f, "%s%u,", i % 24 ? "" : "\n", (unsigned char)ser[i]);
 	fprintf(f, "\n};\n");
 	free(ser);
+	/* the anchor of each template, in database order (choose_anchors) */
+	fprintf(f, "extern const size_t xs_anchor_n;\nextern const uint8_t xs_anchor_ops[];\n");
+	fprintf(f, "const size_t xs_anchor_n = %zu;\n", x->db->n_pat + x->db->n_ctx);
+	fprintf(f, "const uint8_t xs_anchor_ops[] = {");
+	for (i = 0; i < x->db->n_pat + x->db->n_ctx; i++)
+		fprintf(f, "%s%zu,", i % 24 ? "" : "\n",
+			anchored(x->db, i) ? anchored(x->db, i)->anchor_op : 0);
+	fprintf(f, "0\n};\n");
 	return fclose(f) ? -1 : 0;
 }
 
@@ -410,14 +523,26 @@ int main(int argc, char **argv)
 	struct sigdb db;
 	struct cd_err err = {0};
 	struct ctx x = {.db = &db};
-	int i, rc = 1;
+	struct cd_buf ref;
+	int i, rc = 1, n_in = argc, n_ref = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: sigc OUT.c SIGNATURES.txt...\n");
+		fprintf(stderr, "usage: sigc OUT.c SIGNATURES.txt... [--ref TEXT...]\n");
 		return 2;
 	}
 	sigdb_init(&db);
-	for (i = 2; i < argc; i++) {
+	buf_init(&ref, (size_t)256 << 20);
+	for (i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--ref")) {
+			n_in = i;
+			break;
+		}
+	for (i = n_in + 1; i < argc; i++, n_ref++) /* the reference texts, one buffer */
+		if (read_file(argv[i], &ref) || buf_putc(&ref, '\n')) {
+			fprintf(stderr, "sigc: cannot read %s\n", argv[i]);
+			goto out;
+		}
+	for (i = 2; i < n_in; i++) {
 		struct cd_buf b;
 		int facts = str_has_suffix(argv[i], "explain_facts.tsv");
 		int also = str_has_suffix(argv[i], "explain_also.tsv");
@@ -440,6 +565,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		goto out;
 	}
+	if (n_ref && choose_anchors(&db, &ref))
+		goto out;
 	x.hit = calloc(db.n_pat ? db.n_pat : 1, 1);
 	x.fb_hit = calloc(db.n_fb ? db.n_fb : 1, 1);
 	if (!x.hit || !x.fb_hit || compile_db(&x))
@@ -451,6 +578,10 @@ int main(int argc, char **argv)
 	printf("sigc: %zu signatures, %zu patterns, %zu fallback patterns, %zu context fact "
 	       "patterns, %zu alternatives: every sample matches, every near miss does not\n",
 	       db.n, db.n_pat, db.n_fb, db.n_ctx, db.n_also);
+	if (n_ref)
+		printf("sigc: anchors: the rarest literal of each pattern in %d reference texts "
+		       "(%zu bytes)\n",
+		       n_ref, ref.len);
 	rc = 0;
 out:
 	if (rc)
@@ -461,6 +592,7 @@ out:
 		hs_free_database(x.hs);
 	free(x.hit);
 	free(x.fb_hit);
+	buf_free(&ref);
 	sigdb_free(&db);
 	return rc;
 }

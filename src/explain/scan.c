@@ -46,11 +46,10 @@ static uint64_t count_nl(const uint8_t *p, size_t n)
 
 static uint64_t line_of(struct xs_scanner *s, size_t pos)
 {
-	if (pos < s->cnt_pos) { /* an out-of-order match: count again */
-		s->cnt_pos = 0;
-		s->cnt_line = s->line;
-	}
-	s->cnt_line += count_nl(s->c + s->cnt_pos, pos - s->cnt_pos);
+	if (pos < s->cnt_pos) /* an earlier position: count back from the last one */
+		s->cnt_line -= count_nl(s->c + pos, s->cnt_pos - pos);
+	else
+		s->cnt_line += count_nl(s->c + s->cnt_pos, pos - s->cnt_pos);
 	s->cnt_pos = pos;
 	return s->cnt_line;
 }
@@ -89,6 +88,7 @@ static void best_template(const struct sig *sg, size_t hit_slot, struct xs_hit *
 			return;
 		}
 		h->ok = 1;
+		h->start = st;
 		best = caps_set(h->t, caps);
 		memcpy(h->caps, caps, sizeof(caps));
 	}
@@ -106,6 +106,7 @@ static void best_template(const struct sig *sg, size_t hit_slot, struct xs_hit *
 			continue; /* of as many facts, the first pattern */
 		h->t = sg->tmpl[i];
 		h->ok = 1;
+		h->start = st;
 		best = k;
 		best_i = i;
 		memcpy(h->caps, caps, sizeof(caps));
@@ -174,7 +175,8 @@ static const struct xs_pending *try_window(struct xs_scanner *s, const struct xs
 			      &wraps);
 		if (h->ok)
 			return c;
-		if (!multi && (wraps || c->to - s->seg_s < a->anchor_prefix + a->longest_lit))
+		if (!multi &&
+		    (wraps || c->to - s->seg_s < a->anchor_prefix + a->ops[a->anchor_op].len))
 			*wrap |= (uint64_t)1 << i;
 	}
 	return NULL;
@@ -199,7 +201,7 @@ static void flush(struct xs_scanner *s)
 	struct xs_pending cand[XS_PENDING_MAX];
 	const struct xs_pending *p;
 	struct xs_hit h;
-	size_t nc = s->n_pend, i, j, ts, te;
+	size_t nc = s->n_pend, i, j, ts, te, ls = s->seg_s, le = s->seg_e, at, to = 0;
 	uint64_t wrap = 0; /* candidates whose message may wrap */
 
 	s->seg_open = 0;
@@ -211,23 +213,35 @@ static void flush(struct xs_scanner *s)
 			cand[j] = cand[j - 1];
 			cand[j - 1] = tmp;
 		}
-	p = try_window(s, cand, nc, &h, 0, &wrap);
-	if (!p && wrap)
-		p = try_window(s, cand, nc, &h, 1, &wrap);
+	if ((p = try_window(s, cand, nc, &h, 0, &wrap)) != NULL)
+		to = p->to;
+	else if (wrap && (p = try_window(s, cand, nc, &h, 1, &wrap)) != NULL) {
+		/* a message over several lines is where it starts, whichever of
+		 * its lines holds the anchor */
+		at = (size_t)(h.w - s->c) + h.start;
+		for (ls = at; ls > 0 && !xs_is_break(s->c[ls - 1]); ls--)
+			;
+		for (le = at; le < s->cn && !xs_is_break(s->c[le]); le++)
+			;
+		to = at;
+		if (s->multi_at == at + 1 && s->multi_sig == p->sig)
+			return; /* the same message, found again from another of its lines */
+		s->multi_at = at + 1;
+		s->multi_sig = p->sig;
+	}
 	if (!p)
 		return;
 	s->res->hits++;
-	if (xs_in_code(s, s->seg_s, s->seg_e)) {
+	if (xs_in_code(s, ls, le)) {
 		s->res->code_lines++;
 		return;
 	}
-	h.line = line_of(s, s->seg_s);
-	h.rank =
-		s->seg_s == 0 && s->cont ? -1 : xs_parse_rank(s->c + s->seg_s, s->seg_e - s->seg_s);
-	ts = s->seg_s;
-	te = s->seg_e;
+	h.line = line_of(s, ls);
+	h.rank = ls == 0 && s->cont ? -1 : xs_parse_rank(s->c + ls, le - ls);
+	ts = ls;
+	te = le;
 	if (te - ts > XS_TEXT_MAX) { /* keep the part of a long line around the hit */
-		ts = p->to > ts + XS_TEXT_MAX / 2 ? p->to - XS_TEXT_MAX / 2 : ts;
+		ts = to > ts + XS_TEXT_MAX / 2 ? to - XS_TEXT_MAX / 2 : ts;
 		te = te - ts > XS_TEXT_MAX ? ts + XS_TEXT_MAX : te;
 	}
 	h.text = s->c + ts;
@@ -389,6 +403,7 @@ static void scan_chunk(struct xs_scanner *s, size_t m)
 	s->n_pend = 0;
 	s->cnt_pos = 0;
 	s->cnt_line = s->line;
+	s->multi_at = 0;
 	rc = hs_scan(s->db->hs, (const char *)s->buf, (unsigned int)m, 0, s->scratch, on_match, s);
 	if (rc != HS_SUCCESS && rc != HS_SCAN_TERMINATED)
 		s->err = CD_EINTERNAL;

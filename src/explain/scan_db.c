@@ -14,6 +14,9 @@
 extern const unsigned char xs_hsdb[];
 extern const size_t xs_hsdb_len;
 extern const uint64_t xs_sig_hash;
+/* the literal op each template is anchored on, in database order */
+extern const size_t xs_anchor_n;
+extern const uint8_t xs_anchor_ops[];
 
 /* Read data/explain_causes.tsv into db->causes and close it transitively;
  * an unknown category or a cycle is CD_EINTERNAL (the data is wrong). */
@@ -53,6 +56,26 @@ static int load_causes(struct xs_db *db, struct cd_err *err)
 	return rc;
 }
 
+/* Anchor the templates as tools/sigc.c did when it compiled the database
+ * (the signatures' patterns, then the context facts' anchored on a literal),
+ * so a match's position relative to its anchor means the same. */
+static int apply_anchors(struct sigdb *s, struct cd_err *err)
+{
+	size_t i, k = 0;
+	int rc = 0;
+
+	if (xs_anchor_n != s->n_pat + s->n_ctx)
+		return err_set(err, CD_EINTERNAL,
+			       "the database's anchors do not match its patterns");
+	for (i = 0; !rc && i < s->n_pat; i++, k++)
+		rc = tmpl_set_anchor(s->sigs[s->pat_sig[i]].tmpl[s->pat_slot[i]], xs_anchor_ops[k]);
+	for (i = 0; !rc && i < s->n_ctx; i++, k++)
+		if (s->ctx[i].tmpl->longest_lit >= 6)
+			rc = tmpl_set_anchor(s->ctx[i].tmpl, xs_anchor_ops[k]);
+	return rc ? err_set(err, CD_EINTERNAL, "the database's anchors do not match its patterns")
+		  : 0;
+}
+
 int xs_db_open(struct xs_db **out, struct cd_err *err)
 {
 	struct xs_db *db = calloc(1, sizeof(*db));
@@ -65,6 +88,8 @@ int xs_db_open(struct xs_db **out, struct cd_err *err)
 	rc = sigdb_load_kb(&db->sigs, err);
 	if (!rc && db->sigs.hash != xs_sig_hash)
 		rc = err_set(err, CD_EINTERNAL, "signature database does not match its patterns");
+	if (!rc)
+		rc = apply_anchors(&db->sigs, err);
 	if (!rc)
 		rc = load_causes(db, err);
 	if (!rc &&

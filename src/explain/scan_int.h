@@ -50,7 +50,9 @@ struct xs_scanner {
 	int cr_only; /* lines end with '\r' alone (classic Mac, some Windows tools) */
 	uint8_t odd; /* UTF-16: the first byte of a split code unit */
 	int has_odd;
-	uint32_t hi;  /* UTF-16: a high surrogate waiting for its pair */
+	uint32_t hi;	 /* UTF-16: a high surrogate waiting for its pair */
+	size_t multi_at; /* where the last message found over several lines starts, + 1 */
+	uint32_t multi_sig;
 	int has_last; /* the last recorded hit, for multi-line messages */
 	uint32_t last_sig, last_diag;
 	uint64_t last_line;
@@ -84,7 +86,8 @@ struct xs_hit {
 	const struct tmpl *t;
 	const uint8_t *w; /* the window the captures index */
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
-	int ok; /* captures valid */
+	int ok;	      /* captures valid */
+	size_t start; /* where the match starts in the window */
 	uint64_t line;
 	int rank;
 	const uint8_t *text;

@@ -214,10 +214,8 @@ static size_t run_of(const struct tmpl *t, size_t *at, size_t *end)
  * the literals before the anchor, one byte for each blank or class. */
 static size_t anchor_prefix(const struct tmpl *t)
 {
-	size_t at = 0, i, k = 0;
+	size_t at = t->anchor_op, i, k = 0;
 
-	if (!anchor_of(t, &at))
-		return 0;
 	for (i = 0; i < at; i++)
 		k += t->ops[i].kind == TMPL_LIT	  ? t->ops[i].len
 		     : t->ops[i].kind == TMPL_ANY ? 0
@@ -279,7 +277,10 @@ int tmpl_compile(struct tmpl *t, const char *src, int caseless, struct cd_arena 
 		rc = check_adjacent(t, err);
 	if (!rc) {
 		size_t at = 0, end = 0;
+		if (anchor_of(t, &at))
+			t->anchor_op = at;
 		t->anchor_prefix = anchor_prefix(t);
+		at = 0;
 		t->longest_run = run_of(t, &at, &end);
 	}
 	return rc ? (rc == CD_ENOMEM ? rc : CD_EFORMAT) : 0;
@@ -401,12 +402,20 @@ static const struct tmpl_op *anchor_of(const struct tmpl *t, size_t *at)
 
 int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out)
 {
-	size_t at = 0;
-	const struct tmpl_op *best = anchor_of(t, &at);
+	const struct tmpl_op *o = &t->ops[t->anchor_op];
 
-	if (!best)
+	if (t->anchor_op >= t->n_ops || o->kind != TMPL_LIT)
 		return CD_EFORMAT;
-	return put_lit(out, best->lit, best->len);
+	return put_lit(out, o->lit, o->len);
+}
+
+int tmpl_set_anchor(struct tmpl *t, size_t op)
+{
+	if (op >= t->n_ops || t->ops[op].kind != TMPL_LIT)
+		return CD_EFORMAT;
+	t->anchor_op = op;
+	t->anchor_prefix = anchor_prefix(t);
+	return 0;
 }
 
 int tmpl_run_regex(const struct tmpl *t, struct cd_buf *out)

@@ -63,6 +63,7 @@ struct tmpl {
 	size_t longest_lit;   /* bytes of the longest literal, for the lint */
 	size_t longest_run;   /* literal bytes of the longest run of literals with one blank
 				 between each ("gcc (GCC)": 8), for a context fact's lint */
+	size_t anchor_op;     /* the literal op the database anchors on (tmpl_set_anchor) */
 	size_t anchor_prefix; /* bytes a line needs before the anchor for a match to start on it */
 };
 
@@ -85,11 +86,16 @@ int tmpl_match(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap
  * on the next line). */
 int tmpl_match_span(const struct tmpl *t, const uint8_t *p, size_t n, struct tmpl_cap *caps,
 		    size_t *start, size_t *end, int *at_end);
-/* The template's longest literal as a Vectorscan expression: the scanner's
- * database holds these anchors only (literal search runs at memory speed)
- * and tmpl_match confirms each line an anchor hits. Every line the template
- * matches contains its anchor, so nothing is lost. */
+/* The template's anchor literal (anchor_op) as a Vectorscan expression: the
+ * scanner's database holds these anchors only (literal search runs at
+ * memory speed) and tmpl_match confirms each line an anchor hits. Every line
+ * the template matches contains each of its literals, so nothing is lost,
+ * whichever literal anchors it. tmpl_compile chooses the longest, one with
+ * more than letters first; tools/sigc.c may choose the rarest in ordinary
+ * output instead, and the scanner applies its choice (tmpl_set_anchor). */
 CD_WUR int tmpl_anchor_regex(const struct tmpl *t, struct cd_buf *out);
+/* Anchor t on its op `op`, a literal; CD_EFORMAT when it is none. */
+CD_WUR int tmpl_set_anchor(struct tmpl *t, size_t op);
 /* The template's longest run of literals split by blanks ("gcc (GCC)",
  * "=> not found") as a Vectorscan expression, each blank [ \t]+: the anchor
  * of a context fact pattern whose every literal is shorter than 6 bytes.
