@@ -194,6 +194,26 @@ static void tmpl_anchor_skips_common_words(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_anchor_set(void **state)
+{
+	/* the anchor sigc chose (the rarest literal) replaces tmpl_compile's,
+	 * and the bytes a line needs before it follow: "error: invalid value '"
+	 * then the word and "' in " before '-std= */
+	struct tmx m;
+
+	(void)state;
+	assert_int_equal(tm_compile(&m, "error: invalid value '{std:word}' in '-std="), 0);
+	regex_is(&m, tmpl_anchor_regex, "error\\x3a");
+	assert_int_equal(m.t.anchor_prefix, 0);
+	assert_int_equal(tmpl_set_anchor(&m.t, m.t.n_ops - 1), 0);
+	regex_is(&m, tmpl_anchor_regex, "\\x27\\x2dstd\\x3d");
+	assert_int_equal(m.t.anchor_prefix, strlen("error:") + 1 + strlen("invalid") + 1 +
+						    strlen("value") + 1 + strlen("'") + 1 +
+						    strlen("'") + 1 + strlen("in") + 1);
+	assert_int_not_equal(tmpl_set_anchor(&m.t, m.t.n_ops), 0); /* past the end */
+	arena_free(&m.a);
+}
+
 static void tmpl_blank_run_anchor(void **state)
 {
 	/* a context fact pattern whose literals are all short ("gcc (GCC)",
@@ -702,13 +722,16 @@ static void keyfact_forms(void **state)
 static void scan_wrapped_message(void **state)
 {
 	/* a terminal or a logger wrapped the message at a blank: found whichever
-	 * line holds the anchor, and reported at the anchor's line */
+	 * line holds the anchor, reported at the line it starts on and counted
+	 * once */
 	const char a[] = "step 1\nRuntimeError: CUDA error: no kernel image is available for "
 			 "execution on the\n  device\n";
 	const char b[] =
 		"RuntimeError: CUDA error: no kernel image is\r\navailable for execution on "
 		"the device\nnext\n";
 	const char c[] = "no kernel image is available for execution\n\nthe device\n";
+	const char d[] = "x\nRuntimeError: CUDA error: no\nkernel image is available for "
+			 "execution on the device\n";
 	struct xs_result *r = scan(a);
 
 	(void)state;
@@ -719,6 +742,15 @@ static void scan_wrapped_message(void **state)
 	r = scan(b);
 	assert_int_equal(r->n, 1);
 	assert_string_equal(r->d[0].sig->id, "no-kernel-image");
+	assert_int_equal(r->d[0].first_line, 1);
+	assert_int_equal(r->d[0].count, 1);
+	xs_result_free(r);
+	r = scan(d); /* the anchor is on the second line of the message */
+	assert_int_equal(r->n, 1);
+	assert_string_equal(r->d[0].sig->id, "no-kernel-image");
+	assert_int_equal(r->d[0].first_line, 2);
+	assert_int_equal(r->d[0].count, 1);
+	assert_string_equal(r->d[0].text, "RuntimeError: CUDA error: no");
 	xs_result_free(r);
 	r = scan(c); /* a blank line between: two messages, not one */
 	assert_true(r->n == 0 || strcmp(r->d[0].sig->id, "no-kernel-image"));
@@ -1015,6 +1047,7 @@ int main(void)
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
 		cmocka_unit_test(tmpl_anchor_skips_common_words),
+		cmocka_unit_test(tmpl_anchor_set),
 		cmocka_unit_test(tmpl_blank_run_anchor),
 		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
