@@ -193,6 +193,19 @@ int keyfact_canonical(const char *name, const char *v)
 	return is_name(name, xy) ? is_major_minor(v) : 1;
 }
 
+/* a Hub repo id is "name" or "org/name": a local directory given where a model
+ * id goes (vLLM's --model /models/x/, from_pretrained("./ckpt")) is none */
+static int is_repo_id(const char *v)
+{
+	const char *slash = strchr(v, '/');
+
+	if (!*v || *v == '/' || *v == '.' || *v == '~')
+		return 0;
+	if (!slash)
+		return 1;
+	return slash[1] != '\0' && !strchr(slash + 1, '/');
+}
+
 int keyfact_context(const char *name, const uint8_t *p, size_t n, int bare_int, char *out,
 		    size_t cap)
 {
@@ -204,5 +217,7 @@ int keyfact_context(const char *name, const uint8_t *p, size_t n, int bare_int, 
 	    !(n > 2 && (*p == 's' || *p == 'c')))
 		return 0;
 	keyfact_norm(name, p, n, out, cap);
+	if (!strcmp(name, "repo") && !is_repo_id(out))
+		return 0;
 	return keyfact_canonical(name, out);
 }

@@ -706,6 +706,18 @@ static void keyfact_forms(void **state)
 		assert_string_equal(v, "12.0");
 		assert_false(keyfact_context("cc", (const uint8_t *)"5", 1, 1, v, sizeof(v)));
 		assert_false(keyfact_context("cc", (const uint8_t *)"1024", 4, 1, v, sizeof(v)));
+		/* a local directory where a model id goes is no repo */
+		assert_true(
+			keyfact_context("repo", (const uint8_t *)"org/name", 8, 0, v, sizeof(v)));
+		assert_string_equal(v, "org/name");
+		assert_true(keyfact_context("repo", (const uint8_t *)"gpt2", 4, 0, v, sizeof(v)));
+		assert_false(
+			keyfact_context("repo", (const uint8_t *)"/models/x", 9, 0, v, sizeof(v)));
+		assert_false(
+			keyfact_context("repo", (const uint8_t *)"model/", 6, 0, v, sizeof(v)));
+		assert_false(
+			keyfact_context("repo", (const uint8_t *)"./ckpt", 6, 0, v, sizeof(v)));
+		assert_false(keyfact_context("repo", (const uint8_t *)"a/b/c", 5, 0, v, sizeof(v)));
 	}
 	assert_string_equal(norm("cc", "Ampere"), "Ampere"); /* not a number: kept */
 	assert_string_equal(norm("torch_cuda", "cu121"), "12.1");
