@@ -193,13 +193,14 @@ int keyfact_canonical(const char *name, const char *v)
 	return is_name(name, xy) ? is_major_minor(v) : 1;
 }
 
-/* a Hub repo id is "name" or "org/name": a local directory given where a model
- * id goes (vLLM's --model /models/x/, from_pretrained("./ckpt")) is none */
+/* a Hub repo id is "name" or "org/name": neither a local directory given where a
+ * model id goes (vLLM's --model /models/x/, from_pretrained("./ckpt")) nor an
+ * option (vllm serve --help) is one */
 static int is_repo_id(const char *v)
 {
 	const char *slash = strchr(v, '/');
 
-	if (!*v || *v == '/' || *v == '.' || *v == '~')
+	if (!*v || *v == '/' || *v == '.' || *v == '~' || *v == '-')
 		return 0;
 	if (!slash)
 		return 1;

@@ -718,6 +718,8 @@ static void keyfact_forms(void **state)
 		assert_false(
 			keyfact_context("repo", (const uint8_t *)"./ckpt", 6, 0, v, sizeof(v)));
 		assert_false(keyfact_context("repo", (const uint8_t *)"a/b/c", 5, 0, v, sizeof(v)));
+		assert_false(
+			keyfact_context("repo", (const uint8_t *)"--help", 6, 0, v, sizeof(v)));
 	}
 	assert_string_equal(norm("cc", "Ampere"), "Ampere"); /* not a number: kept */
 	assert_string_equal(norm("torch_cuda", "cu121"), "12.1");
