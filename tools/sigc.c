@@ -9,7 +9,7 @@
  * database on every example. Any failure exits 1 and the build stops. On
  * success OUT.c holds the serialized database and the hash of the text it
  * was built from, so the binary refuses a database that is not its own.
- * With --ref, each template is anchored on its literal (4 bytes or more)
+ * With --ref, each template is anchored on its literal (6 bytes or more)
  * that occurs least in those texts (ordinary and failed runs' output: every
  * anchor found costs a confirmation), and OUT.c names the choice
  * (xs_anchor_ops) for the scanner to apply; without, on tmpl_compile's. */
@@ -25,7 +25,6 @@
 #include "explain/tmpl.h"
 
 #define XS_FACT_CAP 257 /* a fact's value, as the scanner keeps it */
-#define ANCHOR_MIN  4	/* bytes of a literal that may anchor a pattern (choose_anchors) */
 
 struct ctx {
 	struct sigdb *db;
@@ -99,7 +98,7 @@ static int count_hit(unsigned int id, unsigned long long from, unsigned long lon
 	return 0;
 }
 
-/* Anchor each template on its rarest literal of ANCHOR_MIN bytes or more in the
+/* Anchor each template on its rarest literal of 6 bytes or more in the
  * reference texts (caseless counts; a tie keeps tmpl_compile's choice, then
  * the longer). The literals are counted in one pass of one literal
  * database over the texts. */
@@ -118,7 +117,7 @@ static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 	for (i = 0; i < n_t; i++)
 		for (j = 0; anchored(db, i) && j < anchored(db, i)->n_ops; j++)
 			n += anchored(db, i)->ops[j].kind == TMPL_LIT &&
-			     anchored(db, i)->ops[j].len >= ANCHOR_MIN;
+			     anchored(db, i)->ops[j].len >= 6;
 	lits = calloc(n + 1, sizeof(*lits));
 	lens = calloc(n + 1, sizeof(*lens));
 	tmpl_of = calloc(n + 1, sizeof(*tmpl_of));
@@ -131,7 +130,7 @@ static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 	for (i = 0, k = 0; i < n_t; i++)
 		for (j = 0; anchored(db, i) && j < anchored(db, i)->n_ops; j++) {
 			const struct tmpl_op *o = &anchored(db, i)->ops[j];
-			if (o->kind != TMPL_LIT || o->len < ANCHOR_MIN)
+			if (o->kind != TMPL_LIT || o->len < 6)
 				continue;
 			lits[k] = o->lit;
 			lens[k] = o->len;
