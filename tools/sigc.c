@@ -77,17 +77,6 @@ static int read_file(const char *path, struct cd_buf *b)
 	return 0;
 }
 
-/* The templates the database anchors on a literal, in database order: the
- * signatures' patterns, then the context facts' (a context pattern whose
- * literals are all shorter than 6 bytes is anchored on its run instead). */
-static struct tmpl *anchored(struct sigdb *db, size_t i)
-{
-	if (i < db->n_pat)
-		return db->sigs[db->pat_sig[i]].tmpl[db->pat_slot[i]];
-	i -= db->n_pat;
-	return i < db->n_ctx && db->ctx[i].tmpl->longest_lit >= 6 ? db->ctx[i].tmpl : NULL;
-}
-
 static int count_hit(unsigned int id, unsigned long long from, unsigned long long to,
 		     unsigned int flags, void *c)
 {
@@ -98,13 +87,13 @@ static int count_hit(unsigned int id, unsigned long long from, unsigned long lon
 	return 0;
 }
 
-/* Anchor each template on its rarest literal of 6 bytes or more in the
+/* Anchor each template on its rarest literal of SIG_LIT_MIN bytes or more in the
  * reference texts (caseless counts; a tie keeps tmpl_compile's choice, then
  * the longer). The literals are counted in one pass of one literal
  * database over the texts. */
 static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 {
-	size_t n_t = db->n_pat + db->n_ctx, n = 0, i, j, k;
+	size_t n_t = sigdb_n_anchored(db), n = 0, i, j, k;
 	const char **lits = NULL;
 	size_t *lens = NULL, *tmpl_of = NULL, *op_of = NULL;
 	unsigned *ids = NULL, *flags = NULL;
@@ -114,10 +103,11 @@ static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 	hs_compile_error_t *ce = NULL;
 	int rc = -1;
 
-	for (i = 0; i < n_t; i++)
-		for (j = 0; anchored(db, i) && j < anchored(db, i)->n_ops; j++)
-			n += anchored(db, i)->ops[j].kind == TMPL_LIT &&
-			     anchored(db, i)->ops[j].len >= 6;
+	for (i = 0; i < n_t; i++) {
+		const struct tmpl *t = sigdb_anchored(db, i);
+		for (j = 0; t && j < t->n_ops; j++)
+			n += t->ops[j].kind == TMPL_LIT && t->ops[j].len >= SIG_LIT_MIN;
+	}
 	lits = calloc(n + 1, sizeof(*lits));
 	lens = calloc(n + 1, sizeof(*lens));
 	tmpl_of = calloc(n + 1, sizeof(*tmpl_of));
@@ -127,10 +117,11 @@ static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 	cnt = calloc(n + 1, sizeof(*cnt));
 	if (!lits || !lens || !tmpl_of || !op_of || !ids || !flags || !cnt)
 		goto out;
-	for (i = 0, k = 0; i < n_t; i++)
-		for (j = 0; anchored(db, i) && j < anchored(db, i)->n_ops; j++) {
-			const struct tmpl_op *o = &anchored(db, i)->ops[j];
-			if (o->kind != TMPL_LIT || o->len < 6)
+	for (i = 0, k = 0; i < n_t; i++) {
+		const struct tmpl *t = sigdb_anchored(db, i);
+		for (j = 0; t && j < t->n_ops; j++) {
+			const struct tmpl_op *o = &t->ops[j];
+			if (o->kind != TMPL_LIT || o->len < SIG_LIT_MIN)
 				continue;
 			lits[k] = o->lit;
 			lens[k] = o->len;
@@ -140,6 +131,7 @@ static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 			flags[k] = HS_FLAG_CASELESS;
 			k++;
 		}
+	}
 	if (hs_compile_lit_multi(lits, flags, ids, lens, (unsigned)n, HS_MODE_BLOCK, NULL, &hs,
 				 &ce) != HS_SUCCESS) {
 		fprintf(stderr, "sigc: the anchors' literals do not compile: %s\n",
@@ -152,7 +144,7 @@ static int choose_anchors(struct sigdb *db, const struct cd_buf *ref)
 		    HS_SUCCESS)
 		goto out;
 	for (i = 0, k = 0; i < n_t; i++) {
-		struct tmpl *t = anchored(db, i);
+		struct tmpl *t = sigdb_anchored(db, i);
 		size_t best = SIZE_MAX;
 		for (; k < n && tmpl_of[k] == i; k++) {
 			size_t cur = t->anchor_op;
@@ -220,7 +212,8 @@ static int compile_db(struct ctx *x)
 		size_t id = db->n_pat + db->n_fb + i;
 		const struct tmpl *t = db->ctx[i].tmpl;
 		buf_init(&b, 0);
-		if ((t->longest_lit >= 6 ? tmpl_anchor_regex(t, &b) : tmpl_run_regex(t, &b)) ||
+		if ((sigdb_anchored(db, db->n_pat + i) ? tmpl_anchor_regex(t, &b)
+						       : tmpl_run_regex(t, &b)) ||
 		    !b.p) {
 			fprintf(stderr, "explain_facts.tsv: pattern %zu cannot be expressed\n",
 				i + 1);
@@ -450,11 +443,11 @@ static int write_out(const char *path, struct ctx *x)
 	free(ser);
 	/* the anchor of each template, in database order (choose_anchors) */
 	fprintf(f, "extern const size_t xs_anchor_n;\nextern const uint8_t xs_anchor_ops[];\n");
-	fprintf(f, "const size_t xs_anchor_n = %zu;\n", x->db->n_pat + x->db->n_ctx);
+	fprintf(f, "const size_t xs_anchor_n = %zu;\n", sigdb_n_anchored(x->db));
 	fprintf(f, "const uint8_t xs_anchor_ops[] = {");
-	for (i = 0; i < x->db->n_pat + x->db->n_ctx; i++)
+	for (i = 0; i < sigdb_n_anchored(x->db); i++)
 		fprintf(f, "%s%zu,", i % 24 ? "" : "\n",
-			anchored(x->db, i) ? anchored(x->db, i)->anchor_op : 0);
+			sigdb_anchored(x->db, i) ? sigdb_anchored(x->db, i)->anchor_op : 0);
 	fprintf(f, "0\n};\n");
 	return fclose(f) ? -1 : 0;
 }

@@ -61,17 +61,12 @@ static int load_causes(struct xs_db *db, struct cd_err *err)
  * so a match's position relative to its anchor means the same. */
 static int apply_anchors(struct sigdb *s, struct cd_err *err)
 {
-	size_t i, k = 0;
-	int rc = 0;
+	size_t i;
+	int rc = xs_anchor_n != sigdb_n_anchored(s);
 
-	if (xs_anchor_n != s->n_pat + s->n_ctx)
-		return err_set(err, CD_EINTERNAL,
-			       "the database's anchors do not match its patterns");
-	for (i = 0; !rc && i < s->n_pat; i++, k++)
-		rc = tmpl_set_anchor(s->sigs[s->pat_sig[i]].tmpl[s->pat_slot[i]], xs_anchor_ops[k]);
-	for (i = 0; !rc && i < s->n_ctx; i++, k++)
-		if (s->ctx[i].tmpl->longest_lit >= 6)
-			rc = tmpl_set_anchor(s->ctx[i].tmpl, xs_anchor_ops[k]);
+	for (i = 0; !rc && i < xs_anchor_n; i++)
+		if (sigdb_anchored(s, i))
+			rc = tmpl_set_anchor(sigdb_anchored(s, i), xs_anchor_ops[i]);
 	return rc ? err_set(err, CD_EINTERNAL, "the database's anchors do not match its patterns")
 		  : 0;
 }

@@ -302,7 +302,7 @@ static int check_sig(struct sigdb *db, struct sig *s, struct cd_err *err)
 				       s->line, s->id, i + 1, e2.msg);
 		/* A pattern without a literal of 6 bytes would be slow to scan for
 		 * and would match too much to name a root cause. */
-		if (s->tmpl[i]->longest_lit < 6)
+		if (s->tmpl[i]->longest_lit < SIG_LIT_MIN)
 			return err_set(err, CD_EFORMAT,
 				       "%s:%zu: %s: pattern %zu needs a literal of 6+ bytes",
 				       s->file, s->line, s->id, i + 1);
@@ -345,4 +345,18 @@ const struct sig *sigdb_find(const struct sigdb *db, const char *id)
 		if (!strcmp(db->sigs[i].id, id))
 			return &db->sigs[i];
 	return NULL;
+}
+
+size_t sigdb_n_anchored(const struct sigdb *db)
+{
+	return db->n_pat + db->n_ctx;
+}
+
+struct tmpl *sigdb_anchored(const struct sigdb *db, size_t i)
+{
+	if (i < db->n_pat)
+		return db->sigs[db->pat_sig[i]].tmpl[db->pat_slot[i]];
+	i -= db->n_pat;
+	return i < db->n_ctx && db->ctx[i].tmpl->longest_lit >= SIG_LIT_MIN ? db->ctx[i].tmpl
+									    : NULL;
 }

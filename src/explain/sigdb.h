@@ -18,6 +18,7 @@
 #define SIG_LIST_MAX 8	  /* patterns, fixes, sources, samples, near misses */
 #define SIGDB_MAX    4096 /* signatures */
 #define SIG_FILE_MAX (1 << 20)
+#define SIG_LIT_MIN  6 /* bytes of the literal a pattern needs, and an anchor has */
 
 enum sig_role { SIG_CAUSE = 0, SIG_SYMPTOM = 1 };
 
@@ -129,5 +130,12 @@ CD_WUR int sigdb_finish(struct sigdb *db, struct cd_err *err);
  * (defined in scan_db.c, next to the compiled database it must agree with). */
 CD_WUR int sigdb_load_kb(struct sigdb *db, struct cd_err *err);
 const struct sig *sigdb_find(const struct sigdb *db, const char *id);
+/* The templates the scanner's database anchors on one literal, in database
+ * order: the signatures' patterns, then the context facts' (NULL for a
+ * context pattern whose literals are all shorter than SIG_LIT_MIN: its run
+ * of literals is its anchor). tools/sigc.c chooses their anchors in this
+ * order and the scanner applies them in the same (after sigdb_finish). */
+size_t sigdb_n_anchored(const struct sigdb *db);
+struct tmpl *sigdb_anchored(const struct sigdb *db, size_t i);
 
 #endif

@@ -193,7 +193,7 @@ static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, s
 		return err_set(err, CD_EFORMAT, "%s:%zu: %s", name, lineno, e2.msg);
 	/* "gcc (GCC)": literals split by blanks may make up the 6 bytes (the
 	 * run is the anchor, tools/sigc.c) */
-	if (c->tmpl->longest_lit < 6 && c->tmpl->longest_run < 6)
+	if (c->tmpl->longest_lit < SIG_LIT_MIN && c->tmpl->longest_run < SIG_LIT_MIN)
 		return err_set(err, CD_EFORMAT,
 			       "%s:%zu: the pattern needs a literal of 6+ bytes, or a run of "
 			       "literals split by blanks of 6+",
