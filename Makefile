@@ -120,7 +120,7 @@ $(LIB_OBJS): | $(GEN_DATA)
 # Log signatures: sigc validates data/signatures (samples must match, near
 # misses must not; a failure stops the build) and compiles one database.
 SIG_FILES := $(sort $(wildcard data/signatures/*.txt)) data/explain_fallback.tsv \
-	data/explain_facts.tsv data/explain_also.tsv
+	data/explain_facts.tsv data/gpu_models.tsv data/explain_also.tsv
 SIGC_SRCS := tools/sigc.c src/explain/tmpl.c src/explain/tmpl_match.c src/explain/sigdb.c \
 	src/explain/sigdb_tsv.c \
 	src/explain/keyfact.c \

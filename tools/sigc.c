@@ -363,15 +363,16 @@ static int validate_ctx(struct ctx *x)
 		memset(x->ctx_hit, 0, sizeof(x->ctx_hit));
 		hs_scan(x->hs, c->example, (unsigned)n, 0, x->scratch, on_hit, x);
 		v[0] = '\0';
-		if (x->ctx_hit[i] && tmpl_match(c->tmpl, e, n, caps) == 1 &&
-		    caps[c->cap].off != SIZE_MAX)
+		if (x->ctx_hit[i] && tmpl_match(c->tmpl, e, n, caps) == 1 && c->cap < 0)
+			str_copy(v, sizeof(v), c->value); /* a GPU model */
+		else if (x->ctx_hit[i] && tmpl_match(c->tmpl, e, n, caps) == 1 &&
+			 caps[c->cap].off != SIZE_MAX)
 			keyfact_norm(c->fact, e + caps[c->cap].off, caps[c->cap].len, v, sizeof(v));
 		if (strcmp(v, c->value)) {
 			fprintf(stderr,
-				"explain_facts.tsv: pattern %zu gives %s=\"%s\", not \"%s\", from "
-				"its "
-				"example:\n    %s\n",
-				i + 1, c->fact, v, c->value, c->example);
+				"context pattern %zu (%s) gives %s=\"%s\", not \"%s\", from "
+				"its example:\n    %s\n",
+				i + 1, c->pattern, c->fact, v, c->value, c->example);
 			bad = 1;
 		}
 	}
@@ -538,11 +539,13 @@ int main(int argc, char **argv)
 	for (i = 2; i < n_in; i++) {
 		struct cd_buf b;
 		int facts = str_has_suffix(argv[i], "explain_facts.tsv");
+		int models = str_has_suffix(argv[i], "gpu_models.tsv");
 		int also = str_has_suffix(argv[i], "explain_also.tsv");
-		int fallback = !facts && !also && str_has_suffix(argv[i], ".tsv");
+		int fallback = !facts && !models && !also && str_has_suffix(argv[i], ".tsv");
 		buf_init(&b, SIG_FILE_MAX + 1);
 		if (read_file(argv[i], &b) ||
 		    (facts	? sigdb_parse_facts
+		     : models	? sigdb_parse_models
 		     : also	? sigdb_parse_also
 		     : fallback ? sigdb_parse_fallback
 				: sigdb_parse)(&db, rel(argv[i]), (const uint8_t *)(b.p ? b.p : ""),

@@ -1,9 +1,12 @@
-/* scan_ctx: key facts from the lines around a diagnosis (data/explain_facts.tsv).
+/* scan_ctx: key facts from the lines around a diagnosis (data/explain_facts.tsv,
+ * and the GPU models of data/gpu_models.tsv for the compute capability).
  * The scanner keeps, per fact name, the latest value a context pattern found
  * in this input; a new diagnosis that lacks a key fact of its category takes
  * it (the nearest line before its own), or waits for the first line after.
  * Bounded: one value per fact name, a bit per diagnosis. */
 #include <string.h>
+
+#include "core/str.h"
 
 #include "explain/keyfact.h"
 #include "explain/scan_int.h"
@@ -28,16 +31,20 @@ void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint
 	const struct sigdb *db = &s->db->sigs;
 	const struct sig_ctx *c = &db->ctx[k];
 	struct tmpl_cap caps[TMPL_CAPS_MAX];
-	const struct tmpl_cap *cp = &caps[c->cap];
+	const struct tmpl_cap *cp = &caps[c->cap < 0 ? 0 : c->cap];
 	char *v = s->ctx[c->slot].v;
 	char tmp[XS_FACT_MAX + 1];
 	uint32_t bit = (uint32_t)1 << c->slot;
 	size_t i;
 
-	if (tmpl_match(c->tmpl, p, n, caps) != 1 || cp->off == SIZE_MAX || !cp->len)
+	if (tmpl_match(c->tmpl, p, n, caps) != 1)
 		return;
-	if (!keyfact_context(c->fact, p + cp->off, cp->len < XS_FACT_MAX ? cp->len : XS_FACT_MAX,
-			     c->bare_int, tmp, sizeof(tmp)))
+	if (c->cap < 0) /* a GPU model's name: the row's compute capability */
+		str_copy(tmp, sizeof(tmp), c->value);
+	else if (cp->off == SIZE_MAX || !cp->len ||
+		 !keyfact_context(c->fact, p + cp->off,
+				  cp->len < XS_FACT_MAX ? cp->len : XS_FACT_MAX, c->bare_int, tmp,
+				  sizeof(tmp)))
 		return; /* "45" or "535.104.05" in a compute capability's place: not one */
 	memcpy(v, tmp, strlen(tmp) + 1);
 	s->ctx[c->slot].line = line;

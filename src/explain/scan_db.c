@@ -143,6 +143,12 @@ int sigdb_load_kb(struct sigdb *db, struct cd_err *err)
 	rc = sigdb_parse_facts(db, f->name, f->data, f->len, err);
 	if (rc)
 		return rc;
+	f = kb_get("gpu_models.tsv");
+	if (!f)
+		return err_set(err, CD_EINTERNAL, "gpu_models.tsv is missing");
+	rc = sigdb_parse_models(db, f->name, f->data, f->len, err);
+	if (rc)
+		return rc;
 	f = kb_get("explain_also.tsv");
 	if (!f)
 		return err_set(err, CD_EINTERNAL, "explain_also.tsv is missing");

@@ -62,13 +62,13 @@ struct sig_fallback {
  * (data/explain_facts.tsv): when a diagnosis of one of its categories lacks
  * the fact, the nearest line before (else after) that the pattern matches
  * gives it. */
-#define SIG_CTX_MAX   128
+#define SIG_CTX_MAX   256
 #define SIG_CTX_NAMES 16 /* distinct fact names among the extractors */
 struct sig_ctx {
 	const char *fact;
 	uint32_t categories; /* bit i: sig_categories[i] */
 	int slot;	     /* index of fact in sigdb.ctx_names */
-	int cap;	     /* the capture of the template named fact */
+	int cap;	     /* the capture of the template named fact; -1: value is the fact */
 	int bare_int;	     /* that capture is a plain {fact:int} (keyfact_context) */
 	struct tmpl *tmpl;   /* caseless */
 	const char *pattern, *example, *value, *source;
@@ -119,6 +119,11 @@ CD_WUR int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_
  * source with two URLs); its bytes join the hash. CD_EFORMAT as above. */
 CD_WUR int sigdb_parse_facts(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
 			     struct cd_err *err);
+/* Parse the GPU models (TSV: model, compute capability, two source URLs):
+ * each a context pattern of the fact cc whose value is the row's; its bytes
+ * join the hash. CD_EFORMAT as above. */
+CD_WUR int sigdb_parse_models(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+			      struct cd_err *err);
 /* Parse the alternatives (TSV: signature, id, category, title, tell apart,
  * fix, two or more source URLs); its bytes join the hash. The signatures
  * they name are looked up by sigdb_finish. CD_EFORMAT as above. */

@@ -157,35 +157,25 @@ static int ctx_slot(struct sigdb *db, const char *fact, uint32_t cats)
 	return (int)i;
 }
 
-/* One row of the context facts: fact, categories, pattern, example, value, source. */
-static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, struct cd_err *err)
+/* A context fact pattern: the template pattern gives fact (its capture of
+ * that name; with constant, the pattern captures nothing and value is the
+ * fact), a key fact of the categories cats, with its example line. */
+static int ctx_add(struct sigdb *db, const char *name, size_t lineno, const char *fact,
+		   uint32_t cats, char *const f[4], int constant, struct cd_err *err)
 {
 	struct cd_err e2 = {0};
 	struct sig_ctx *c;
-	char *f[6];
-	int64_t cats;
 	size_t i;
 
-	if (cut_fields(l, f, 6))
-		return err_set(err, CD_EFORMAT, "%s:%zu: needs 6 tab-separated fields", name,
-			       lineno);
 	if (db->n_ctx >= SIG_CTX_MAX)
-		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d rows", name, lineno,
+		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d context rows", name, lineno,
 			       SIG_CTX_MAX);
-	if ((cats = category_mask(f[1])) < 0)
-		return err_set(err, CD_EFORMAT, "%s:%zu: categories must name categories", name,
-			       lineno);
-	if (!*f[0] || !*f[2] || !*f[3] || !*f[4] || !two_sources(f[5]))
-		return err_set(err, CD_EFORMAT,
-			       "%s:%zu: a fact, a pattern, an example, its value and two sources "
-			       "are needed",
-			       name, lineno);
 	c = &db->ctx[db->n_ctx];
-	c->fact = arena_strdup(&db->arena, f[0]);
-	c->pattern = arena_strdup(&db->arena, f[2]);
-	c->example = arena_strdup(&db->arena, f[3]);
-	c->value = arena_strdup(&db->arena, f[4]);
-	c->source = arena_strdup(&db->arena, f[5]);
+	c->fact = arena_strdup(&db->arena, fact);
+	c->pattern = arena_strdup(&db->arena, f[0]);
+	c->example = arena_strdup(&db->arena, f[1]);
+	c->value = arena_strdup(&db->arena, f[2]);
+	c->source = arena_strdup(&db->arena, f[3]);
 	c->tmpl = arena_alloc(&db->arena, sizeof(*c->tmpl));
 	if (!c->fact || !c->pattern || !c->example || !c->value || !c->source || !c->tmpl)
 		return err_set(err, CD_ENOMEM, "out of memory");
@@ -201,16 +191,18 @@ static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, s
 	for (c->cap = -1, i = 0; i < c->tmpl->n_caps; i++)
 		if (!strcmp(c->tmpl->cap_names[i], c->fact))
 			c->cap = (int)i;
-	if (c->cap < 0)
-		return err_set(err, CD_EFORMAT, "%s:%zu: the pattern does not capture %s", name,
-			       lineno, c->fact);
-	for (c->bare_int = 0, i = 0; i < c->tmpl->n_ops; i++)
+	if (constant ? c->tmpl->n_caps != 0 : c->cap < 0)
+		return err_set(err, CD_EFORMAT,
+			       constant ? "%s:%zu: the pattern captures nothing here"
+					: "%s:%zu: the pattern does not capture %s",
+			       name, lineno, c->fact);
+	for (c->bare_int = 0, i = 0; c->cap >= 0 && i < c->tmpl->n_ops; i++)
 		if (c->tmpl->ops[i].cap == c->cap) { /* the capture's first op */
 			c->bare_int = c->tmpl->ops[i].kind == TMPL_CLASS &&
 				      c->tmpl->ops[i].cls == TMPL_C_INT && !c->tmpl->ops[i].cont;
 			break;
 		}
-	c->categories = (uint32_t)cats;
+	c->categories = cats;
 	if ((c->slot = ctx_slot(db, c->fact, c->categories)) < 0)
 		return err_set(err, CD_EFORMAT, "%s:%zu: more than %d fact names", name, lineno,
 			       SIG_CTX_NAMES);
@@ -218,10 +210,63 @@ static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, s
 	return 0;
 }
 
+/* One row of the context facts: fact, categories, pattern, example, value, source. */
+static int ctx_row(struct sigdb *db, const char *name, size_t lineno, char *l, struct cd_err *err)
+{
+	char *f[6];
+	int64_t cats;
+
+	if (cut_fields(l, f, 6))
+		return err_set(err, CD_EFORMAT, "%s:%zu: needs 6 tab-separated fields", name,
+			       lineno);
+	if ((cats = category_mask(f[1])) < 0)
+		return err_set(err, CD_EFORMAT, "%s:%zu: categories must name categories", name,
+			       lineno);
+	if (!*f[0] || !*f[2] || !*f[3] || !*f[4] || !two_sources(f[5]))
+		return err_set(err, CD_EFORMAT,
+			       "%s:%zu: a fact, a pattern, an example, its value and two sources "
+			       "are needed",
+			       name, lineno);
+	return ctx_add(db, name, lineno, f[0], (uint32_t)cats, f + 2, 0, err);
+}
+
 int sigdb_parse_facts(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
 		      struct cd_err *err)
 {
 	return tsv_rows(db, name, p, n, ctx_row, err);
+}
+
+/* One GPU model: the name as logs print it, its compute capability X.Y, two
+ * sources. The name is the pattern and its own example; the fact is cc, a
+ * key fact of the architecture and data type categories. */
+static int model_row(struct sigdb *db, const char *name, size_t lineno, char *l, struct cd_err *err)
+{
+	char *f[3], *g[4], of[] = "arch-unsupported,dtype-unsupported";
+	int64_t cats = category_mask(of);
+	const char *p;
+
+	if (cut_fields(l, f, 3))
+		return err_set(err, CD_EFORMAT, "%s:%zu: needs 3 tab-separated fields", name,
+			       lineno);
+	for (p = f[1]; *p >= '0' && *p <= '9'; p++)
+		;
+	if (!*f[0] || p == f[1] || p - f[1] > 2 || *p != '.' || p[1] < '0' || p[1] > '9' || p[2] ||
+	    !two_sources(f[2]) || cats < 0)
+		return err_set(err, CD_EFORMAT,
+			       "%s:%zu: a model, its compute capability X.Y and two sources are "
+			       "needed",
+			       name, lineno);
+	g[0] = f[0];
+	g[1] = f[0];
+	g[2] = f[1];
+	g[3] = f[2];
+	return ctx_add(db, name, lineno, "cc", (uint32_t)cats, g, 1, err);
+}
+
+int sigdb_parse_models(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
+		       struct cd_err *err)
+{
+	return tsv_rows(db, name, p, n, model_row, err);
 }
 
 /* One alternative: signature, id, category, title, tell apart, fix, sources. */

@@ -388,8 +388,28 @@ samples() {
 	echo "$output" | jq -e '.diagnoses == []'
 }
 
+@test "a compute capability from the GPU a log names (data/gpu_models.tsv), the nearest line first, for its categories only" {
+	printf '%s\n' 'GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-1b2c)' \
+		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/m1"
+	run "$CD" --json explain --no-env "$T/m1"
+	echo "$output" | jq -e '.diagnoses[0].signature == "no-kernel-image" and .diagnoses[0].facts.cc == "12.0" and .diagnoses[0].fact_lines.cc == 1'
+	# nvidia-smi's table, another case; a capability line nearer than the name wins
+	printf '%s\n' '|   0  TESLA T4                       Off |' 'CUDA Capability Major/Minor version number:    8.6' \
+		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/m2"
+	run "$CD" --json explain --no-env "$T/m2"
+	echo "$output" | jq -e '.diagnoses[0].facts.cc == "8.6"'
+	head -1 "$T/m2" >"$T/m3" && tail -1 "$T/m2" >>"$T/m3"
+	run "$CD" --json explain --no-env "$T/m3"
+	echo "$output" | jq -e '.diagnoses[0].facts.cc == "7.5"'
+	# a category whose key fact is not the capability takes none
+	printf '%s\n' 'GPU 0: NVIDIA A100-SXM4-40GB' \
+		'ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory' >"$T/m4"
+	run "$CD" --json explain --no-env "$T/m4"
+	echo "$output" | jq -e '.diagnoses[0].category == "missing-shared-lib" and .diagnoses[0].facts.cc == null'
+}
+
 @test "a compute capability from the lines around needs X.Y or sm_XY: a bare number of an nvidia-smi csv is not one, Paddle's typed digits are" {
-	printf '%s\n' 'NVIDIA GeForce RTX 3090, 45, 350.00 W' \
+	printf '%s\n' 'NVIDIA GeForce MX250, 45, 350.00 W' \
 		'RuntimeError: CUDA error: no kernel image is available for execution on the device' >"$T/csv1"
 	run "$CD" --json explain --no-env "$T/csv1"
 	echo "$output" | jq -e '.diagnoses[0].signature == "no-kernel-image" and (.diagnoses[0].facts.cc == null)'

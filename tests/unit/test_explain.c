@@ -380,6 +380,48 @@ static void sigdb_good(void **state)
 	sigdb_free(&db);
 }
 
+/* GPU models: a name and its X.Y become a context pattern of cc that
+ * captures nothing; a bad capability, a capture, one source or a name without
+ * 6 bytes of literal is refused. */
+static void sigdb_models(void **state)
+{
+	static const char *bad[] = {
+		"model\tcc\tsource\nRTX 3090\t8\thttps://a.example/1 https://b.example/2\n",
+		"model\tcc\tsource\nRTX 3090\t8.6x\thttps://a.example/1 https://b.example/2\n",
+		"model\tcc\tsource\nRTX {n:int}\t8.6\thttps://a.example/1 https://b.example/2\n",
+		"model\tcc\tsource\nRTX 3090\t8.6\thttps://a.example/1\n",
+		"model\tcc\tsource\nA100\t8.0\thttps://a.example/1 https://b.example/2\n",
+		"model\tcc\tsource\nRTX 3090\t8.6\n",
+	};
+	const char *good = "# a comment\nmodel\tcc\tsource\n"
+			   "RTX 5090\t12.0\thttps://a.example/1 https://b.example/2\n";
+	struct sigdb db;
+	struct cd_err err = {0};
+	size_t i;
+
+	(void)state;
+	sigdb_init(&db);
+	assert_int_equal(
+		sigdb_parse_models(&db, "m.tsv", (const uint8_t *)good, strlen(good), &err), 0);
+	assert_int_equal(db.n_ctx, 1);
+	assert_string_equal(db.ctx[0].fact, "cc");
+	assert_string_equal(db.ctx[0].value, "12.0");
+	assert_int_equal(db.ctx[0].cap, -1);
+	assert_true(db.ctx[0].categories >> sig_category_index("arch-unsupported") & 1);
+	assert_true(db.ctx[0].categories >> sig_category_index("dtype-unsupported") & 1);
+	assert_false(db.ctx[0].categories >> sig_category_index("nccl") & 1);
+	sigdb_free(&db);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cd_err e = {0};
+		sigdb_init(&db);
+		assert_int_equal(sigdb_parse_models(&db, "m.tsv", (const uint8_t *)bad[i],
+						    strlen(bad[i]), &e),
+				 CD_EFORMAT);
+		assert_non_null(strstr(e.msg, "m.tsv:"));
+		sigdb_free(&db);
+	}
+}
+
 static void sigdb_rejects(void **state)
 {
 	static const struct {
@@ -1069,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(tmpl_bounded_work),
 		cmocka_unit_test(tmpl_sizes),
 		cmocka_unit_test(sigdb_good),
+		cmocka_unit_test(sigdb_models),
 		cmocka_unit_test(sigdb_rejects),
 		cmocka_unit_test(sigdb_duplicate_id),
 		cmocka_unit_test(sigdb_embedded),
