@@ -363,10 +363,11 @@ static int validate_ctx(struct ctx *x)
 		memset(x->ctx_hit, 0, sizeof(x->ctx_hit));
 		hs_scan(x->hs, c->example, (unsigned)n, 0, x->scratch, on_hit, x);
 		v[0] = '\0';
-		if (x->ctx_hit[i] && tmpl_match(c->tmpl, e, n, caps) == 1 && c->cap < 0)
+		if (!x->ctx_hit[i] || tmpl_match(c->tmpl, e, n, caps) != 1)
+			; /* no match: v stays empty */
+		else if (c->cap < 0)
 			str_copy(v, sizeof(v), c->value); /* a GPU model */
-		else if (x->ctx_hit[i] && tmpl_match(c->tmpl, e, n, caps) == 1 &&
-			 caps[c->cap].off != SIZE_MAX)
+		else if (caps[c->cap].off != SIZE_MAX)
 			keyfact_norm(c->fact, e + caps[c->cap].off, caps[c->cap].len, v, sizeof(v));
 		if (strcmp(v, c->value)) {
 			fprintf(stderr,

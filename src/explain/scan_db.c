@@ -117,6 +117,18 @@ static int by_name(const void *a, const void *b)
 
 int sigdb_load_kb(struct sigdb *db, struct cd_err *err)
 {
+	/* the tables after the signatures, in the order tools/sigc.c reads them
+	 * (the context patterns' ids follow it) */
+	static const struct {
+		const char *name;
+		int (*parse)(struct sigdb *, const char *, const uint8_t *, size_t,
+			     struct cd_err *);
+	} tables[] = {
+		{"explain_fallback.tsv", sigdb_parse_fallback},
+		{"explain_facts.tsv", sigdb_parse_facts},
+		{"gpu_models.tsv", sigdb_parse_models},
+		{"explain_also.tsv", sigdb_parse_also},
+	};
 	const struct kb_file *files[256];
 	const struct kb_file *f;
 	size_t n = 0, i;
@@ -131,29 +143,15 @@ int sigdb_load_kb(struct sigdb *db, struct cd_err *err)
 		if (rc)
 			return rc;
 	}
-	f = kb_get("explain_fallback.tsv");
-	if (!f)
-		return err_set(err, CD_EINTERNAL, "explain_fallback.tsv is missing");
-	rc = sigdb_parse_fallback(db, f->name, f->data, f->len, err);
-	if (rc)
-		return rc;
-	f = kb_get("explain_facts.tsv");
-	if (!f)
-		return err_set(err, CD_EINTERNAL, "explain_facts.tsv is missing");
-	rc = sigdb_parse_facts(db, f->name, f->data, f->len, err);
-	if (rc)
-		return rc;
-	f = kb_get("gpu_models.tsv");
-	if (!f)
-		return err_set(err, CD_EINTERNAL, "gpu_models.tsv is missing");
-	rc = sigdb_parse_models(db, f->name, f->data, f->len, err);
-	if (rc)
-		return rc;
-	f = kb_get("explain_also.tsv");
-	if (!f)
-		return err_set(err, CD_EINTERNAL, "explain_also.tsv is missing");
-	rc = sigdb_parse_also(db, f->name, f->data, f->len, err);
-	return rc ? rc : sigdb_finish(db, err);
+	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		f = kb_get(tables[i].name);
+		if (!f)
+			return err_set(err, CD_EINTERNAL, "%s is missing", tables[i].name);
+		rc = tables[i].parse(db, f->name, f->data, f->len, err);
+		if (rc)
+			return rc;
+	}
+	return sigdb_finish(db, err);
 }
 
 const struct sigdb *xs_db_sigs(const struct xs_db *db)
