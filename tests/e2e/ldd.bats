@@ -102,6 +102,18 @@ setup() {
 	same "$T/pkg/sub/../main.so"
 }
 
+@test "ldd: \$PLATFORM on the real root is the running loader's (haswell on a recent Intel CPU)" {
+	[ "$(uname -m)" = x86_64 ] || skip "the platform names checked are x86-64's"
+	rtld=$("$CD" ldd --json /bin/sh | jq -r .loader.interpreter)
+	want=$("$rtld" --list-diagnostics 2>/dev/null | sed -n 's/^dl_platform="\(.*\)"$/\1/p')
+	[ -n "$want" ] || skip "this loader has no --list-diagnostics (glibc before 2.33)"
+	[ "$("$CD" ldd --json /bin/sh | jq -r .loader.platform)" = "$want" ]
+	# An image is not known to run on this CPU: the kernel's AT_PLATFORM.
+	mkdir -p "$T/img/bin"
+	cp /bin/sh "$T/img/bin/sh"
+	[ "$("$CD" ldd --json --root "$T/img" /bin/sh | jq -r .loader.platform)" = x86_64 ]
+}
+
 @test "ldd: tokens in DT_NEEDED strings are expanded, with or without a slash" {
 	plat=$("$CD" ldd --json /bin/sh | jq -r .loader.platform)
 	# A library's SONAME becomes the DT_NEEDED string of what links with it.

@@ -6,6 +6,9 @@
  * facts derived from the main object and the layout of the root. */
 #include <ctype.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 #include "core/buf.h"
 #include "core/fsutil.h"
@@ -74,6 +77,49 @@ static void plat_dirs(struct ldr_session *s, const struct plat_row *row)
 	p->lib = "lib";
 }
 
+#if defined(__x86_64__)
+/* XCR0 through xgetbv; only called once cpuid says OSXSAVE. */
+static unsigned long long xcr0(void)
+{
+	unsigned int lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+/* The $PLATFORM glibc's loader uses on this CPU (sysdeps/x86/cpu-features.c,
+ * glibc 2.26 on): on an Intel CPU it replaces the kernel's "x86_64" by
+ * "xeon_phi" (AVX512 CD, ER and PF usable) or "haswell" (AVX2, FMA, BMI1,
+ * BMI2, LZCNT, MOVBE and POPCNT usable); other vendors keep "x86_64".
+ * "Usable" means the OS saves the registers too (XCR0). */
+static const char *x86_64_host_platform(void)
+{
+	unsigned int a, b, c, d, ecx1 = 0, ebx7 = 0, ecx81 = 0;
+	unsigned long long x = 0;
+	int avx, avx512;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7)
+		return "x86_64";
+	/* "GenuineIntel" in ebx, edx, ecx */
+	if (b != 0x756e6547 || d != 0x49656e69 || c != 0x6c65746e)
+		return "x86_64";
+	__get_cpuid(1, &a, &b, &ecx1, &d);
+	__cpuid_count(7, 0, a, ebx7, c, d);
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d))
+		ecx81 = c;
+	if (ecx1 & (1u << 27)) /* OSXSAVE */
+		x = xcr0();
+	avx = (x & 0x6) == 0x6 && (ecx1 & (1u << 28));
+	avx512 = avx && (x & 0xe0) == 0xe0 && (ebx7 & (1u << 16));
+	if (avx512 && (ebx7 & (1u << 28)) && (ebx7 & (1u << 27)) && (ebx7 & (1u << 26)))
+		return "xeon_phi";
+	if (avx && (ebx7 & (1u << 5)) && (ecx1 & (1u << 12)) && (ebx7 & (1u << 3)) &&
+	    (ebx7 & (1u << 8)) && (ecx81 & (1u << 5)) && (ecx1 & (1u << 22)) && (ecx1 & (1u << 23)))
+		return "haswell";
+	return "x86_64";
+}
+#endif
+
 void ldr_platform_init(struct ldr_session *s, uint16_t machine, int is64, int be,
 		       const char *interp)
 {
@@ -88,6 +134,11 @@ void ldr_platform_init(struct ldr_session *s, uint16_t machine, int is64, int be
 		if (plat_rows[i].machine == machine && plat_rows[i].is64 == is64)
 			row = &plat_rows[i];
 	s->plat.platform = row ? row->platform : NULL;
+#if defined(__x86_64__)
+	/* Only the real root runs on this CPU; an image keeps AT_PLATFORM. */
+	if (s->root->is_host && machine == ELF_EM_X86_64 && is64)
+		s->plat.platform = x86_64_host_platform();
+#endif
 	s->plat.rtld = interp ? arena_strdup(s->a, interp) : row ? row->rtld : NULL;
 	s->plat.cache_flags = ldc_flags_for(machine, is64);
 	plat_dirs(s, row);
