@@ -43,6 +43,12 @@ static int parse_type(const char *s, size_t n, struct tmpl_op *op)
 		op->cls = TMPL_C_WORD;
 		return 0;
 	}
+	if (n == 3 && !memcmp(s, "lib", 3)) { /* libnvcuvid.so.1, cudnn64_8.dll */
+		op->kind = TMPL_CLASS;
+		op->cls = TMPL_C_WORD;
+		op->lib = 1;
+		return 0;
+	}
 	if (n == 3 && !memcmp(s, "num", 3)) {
 		op->kind = TMPL_CLASS;
 		op->cls = TMPL_C_VER;
@@ -325,7 +331,9 @@ int tmpl_regex(const struct tmpl *t, struct cd_buf *out)
 		case TMPL_WS: rc = buf_puts(out, edge ? "[ \\t]" : "[ \\t]+"); break;
 		case TMPL_CLASS:
 			rc = buf_puts(out, class_regex[o->cls]);
-			if (!rc && !edge)
+			if (!rc && o->lib)
+				rc = buf_puts(out, "*\\.(so(\\.[0-9]+)*|dll|dylib)");
+			else if (!rc && !edge)
 				rc = buf_putc(out, '+');
 			break;
 		case TMPL_ANY: rc = buf_puts(out, "[^\\r\\n]*"); break;

@@ -49,6 +49,7 @@ struct tmpl_op {
 	uint8_t cls;  /* enum tmpl_class, for TMPL_CLASS */
 	int8_t cap;   /* capture index, or -1 */
 	uint8_t cont; /* extends the capture begun by the literal before it */
+	uint8_t lib;  /* TMPL_CLASS of type lib: the run must end as a library's name */
 	uint16_t len; /* TMPL_LIT: bytes */
 	const char *lit;
 };

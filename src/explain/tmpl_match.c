@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 static int in_class_raw(unsigned cls, unsigned char c)
 {
@@ -117,6 +118,35 @@ static size_t size_len(const uint8_t *p, size_t n, int caseless)
 	return 0;
 }
 
+/* The end of a shared library's file name: ".so", ".so" and numbers
+ * (".so.12", ".so.9.1.0"), ".dll" or ".dylib", after at least one byte. */
+static int lib_tail(const uint8_t *p, size_t n)
+{
+	size_t e = n;
+
+	while (e > 0 && isdigit(p[e - 1])) { /* strip ".N" groups */
+		size_t d = e;
+		while (d > 0 && isdigit(p[d - 1]))
+			d--;
+		if (d == 0 || p[d - 1] != '.')
+			break;
+		e = d - 1;
+	}
+	if (e > 3 && !strncasecmp((const char *)p + e - 3, ".so", 3))
+		return 1;
+	return e == n && ((n > 4 && !strncasecmp((const char *)p + n - 4, ".dll", 4)) ||
+			  (n > 6 && !strncasecmp((const char *)p + n - 6, ".dylib", 6)));
+}
+
+/* A library's name ends its word: what follows is no word byte, or a full
+ * stop that ends a sentence ("... libcuda.so.1."). */
+static int lib_end(const uint8_t *p, size_t n)
+{
+	if (!n || !(isalnum(p[0]) || (p[0] && strchr("_.+-", p[0]))))
+		return 1;
+	return p[0] == '.' && (n == 1 || !isalnum(p[1]));
+}
+
 static int could_start(const struct tmpl *t, size_t op, unsigned char c)
 {
 	const struct tmpl_op *o;
@@ -201,6 +231,9 @@ static int m(struct mstate *s, size_t op, size_t pos)
 		int r;
 		if (pos + j < s->n && !could_start(t, op + 1, s->p[pos + j]) &&
 		    t->ops[op + 1].kind != TMPL_ANY)
+			continue;
+		if (o->lib &&
+		    (!lib_tail(s->p + pos, j) || !lib_end(s->p + pos + j, s->n - pos - j)))
 			continue;
 		set_cap(s, o, pos, j);
 		r = m(s, op + 1, pos + j);

@@ -129,6 +129,41 @@ static void tmpl_captures(void **state)
 	arena_free(&m.a);
 }
 
+static void tmpl_lib_type(void **state)
+{
+	/* {x:lib}: word bytes that end as a library's file name, the longest such */
+	static const char *const yes[][2] = {
+		{"Cannot load libnvcuvid.so.1", "libnvcuvid.so.1"},
+		{"Cannot load libnvidia-encode.so.1.", "libnvidia-encode.so.1"},
+		{"cannot load libcudnn_graph.so.9.1.0 now", "libcudnn_graph.so.9.1.0"},
+		{"Cannot load libcuda.so", "libcuda.so"},
+		{"CANNOT LOAD cudnn64_8.DLL", "cudnn64_8.DLL"},
+		{"Cannot load libc++.1.dylib", "libc++.1.dylib"},
+		{"Cannot load libibverbs.so[.1]", "libibverbs.so"},
+	};
+	static const char *const no[] = {
+		"Cannot load model",	  "Cannot load .so",	     "Cannot load libfoo.so1",
+		"Cannot load libfoo.sox", "Cannot load config.json", "Cannot load 12.1",
+	};
+	struct tmx m;
+	struct cd_err err = {0};
+	char v[256];
+	size_t i;
+
+	(void)state;
+	arena_init(&m.a);
+	assert_int_equal(tmpl_compile(&m.t, "cannot load {soname:lib}", 1, &m.a, &err), 0);
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		const char *l = yes[i][0];
+		assert_int_equal(tmpl_match(&m.t, (const uint8_t *)l, strlen(l), m.caps), 1);
+		assert_string_equal(cap(&m, l, "soname", v, sizeof(v)), yes[i][1]);
+	}
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_int_equal(tmpl_match(&m.t, (const uint8_t *)no[i], strlen(no[i]), m.caps),
+				 0);
+	arena_free(&m.a);
+}
+
 static void tmpl_literal_and_prefix(void **state)
 {
 	struct tmx m;
@@ -1107,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(tmpl_blank_run_anchor),
 		cmocka_unit_test(tmpl_line_bounds),
 		cmocka_unit_test(tmpl_regex_text),
+		cmocka_unit_test(tmpl_lib_type),
 		cmocka_unit_test(tmpl_errors),
 		cmocka_unit_test(tmpl_bounded_work),
 		cmocka_unit_test(tmpl_sizes),
