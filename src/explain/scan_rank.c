@@ -168,6 +168,8 @@ static int diag_cmp(const void *a, const void *b)
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
+	if (xs_is_fallback(x->sig) != xs_is_fallback(y->sig)) /* last resort, last */
+		return xs_is_fallback(x->sig) ? 1 : -1;
 	if (diag_depth(x) != diag_depth(y))
 		return diag_depth(x) < diag_depth(y) ? -1 : 1;
 	if (x->sig->role != y->sig->role)
@@ -290,6 +292,7 @@ void xs_rank(struct xs_result *r, const struct xs_db *db)
 	size_t i, c;
 
 	add_unknown(r, db);
+	xs_infer(r, db);
 	add_alternatives(r, db);
 
 	for (i = 0; i < r->n; i++) /* the categories of the causes found */
