@@ -27,6 +27,8 @@ static int16_t prior[N_CAT];
 /* per category, the lead over the next and the weight of its strongest word
  * present that a guess of it needs (the rows (margin) and (strong)) */
 static int16_t margin_min[N_CAT], strong_min[N_CAT];
+/* below this lead the runner-up is named too (the row (close); none: never) */
+static int16_t close_max[N_CAT];
 static int gate_rows;
 static int n_cat, lex_loaded;
 
@@ -45,6 +47,7 @@ static int lex_row(const struct kb_tsv *t, void *ctx)
 	int16_t *row = !strcmp(w, "(prior)")	? prior
 		       : !strcmp(w, "(margin)") ? margin_min
 		       : !strcmp(w, "(strong)") ? strong_min
+		       : !strcmp(w, "(close)")	? close_max
 						: NULL;
 
 	(void)ctx;
@@ -232,15 +235,40 @@ static void see_words(const uint8_t *p, size_t n)
 	}
 }
 
+/* The words present that speak most for category c, strongest first. */
+static void top_words(int c, const char **out, size_t *n)
+{
+	size_t i, k;
+
+	*n = 0;
+	for (k = 0; k < GUESS_WORDS; k++) {
+		const struct lex_row *top = NULL;
+		for (i = 0; i < n_lex; i++) {
+			size_t j;
+			if (!(seen[i / 8] >> (i % 8) & 1) || lex[i].llr[c] < GUESS_SHOWN)
+				continue;
+			for (j = 0; j < *n; j++)
+				if (out[j] == lex[i].word)
+					break;
+			if (j == *n && (!top || lex[i].llr[c] > top->llr[c]))
+				top = &lex[i];
+		}
+		if (!top)
+			break;
+		out[(*n)++] = top->word;
+	}
+}
+
 void guess_category(const uint8_t *text, size_t n, struct guess *g)
 {
 	long score[N_CAT];
 	int strong[N_CAT];
-	size_t i, k;
+	size_t i;
 	int c, best = -1, second = -1;
 
 	memset(g, 0, sizeof(*g));
 	g->category = -1;
+	g->second = -1;
 	lex_load();
 	if (!n_lex || !n_cat)
 		return;
@@ -270,23 +298,11 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 		return;
 	g->category = best;
 	g->margin = (int)(score[best] - score[second]);
-	/* the words present that speak most for it, strongest first */
-	for (k = 0; k < GUESS_WORDS; k++) {
-		const struct lex_row *top = NULL;
-		for (i = 0; i < n_lex; i++) {
-			size_t j;
-			if (!(seen[i / 8] >> (i % 8) & 1) || lex[i].llr[best] < GUESS_SHOWN)
-				continue;
-			for (j = 0; j < g->n_words; j++)
-				if (g->words[j] == lex[i].word)
-					break;
-			if (j == g->n_words && (!top || lex[i].llr[best] > top->llr[best]))
-				top = &lex[i];
-		}
-		if (!top)
-			break;
-		g->words[g->n_words++] = top->word;
-	}
+	if (g->margin < close_max[best] && strong[second] >= strong_min[second])
+		g->second = second;
+	top_words(best, g->words, &g->n_words);
+	if (g->second >= 0)
+		top_words(g->second, g->words2, &g->n_words2);
 }
 
 static int guess_row(const struct kb_tsv *t, void *ctx)

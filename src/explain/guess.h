@@ -18,8 +18,11 @@
 struct guess {
 	int category; /* index into sig_categories; -1: no guess */
 	int margin;   /* hundredths of a nat */
+	int second;   /* the runner-up, named too when the lead is below the (close) row; -1 */
 	size_t n_words;
 	const char *words[GUESS_WORDS]; /* the words that speak most for it (static) */
+	size_t n_words2;
+	const char *words2[GUESS_WORDS]; /* the same for the runner-up named */
 };
 
 /* The category the words of text speak for, when it leads the next one by
@@ -27,7 +30,9 @@ struct guess {
  * such as "error" or "raise" weigh far less; a path word can reach it, so a
  * plain Python error is sometimes guessed too); else g->category is -1. The
  * two rows are written by tools/lexicon.py (MARGIN, STRONG), the one place
- * the gate is set; a table without them makes no guess. */
+ * the gate is set; a table without them makes no guess. When the lead is
+ * below the (close) row and a word weighs (strong) for the runner-up too,
+ * g->second is the runner-up, else -1. */
 void guess_category(const uint8_t *text, size_t n, struct guess *g);
 /* The diagnosis of a guessed category (its title expands {words}); NULL
  * when the table lacks the category. */

@@ -52,20 +52,41 @@ void xs_tail_keep(struct xs_result *r, const uint8_t *p, size_t n)
 	}
 }
 
+/* The words that weighed most, as the fact "words" of a guess. */
+static void put_words(struct xs_result *r, struct xs_diag *d, const char *const *w, size_t n)
+{
+	char words[256];
+	size_t i, at = 0;
+
+	if (d->n_facts >= XS_FACTS_MAX)
+		return;
+	words[0] = '\0';
+	for (i = 0; i < n; i++) {
+		int k = snprintf(words + at, sizeof(words) - at, "%s%s", i ? ", " : "", w[i]);
+		if (k < 0 || (size_t)k >= sizeof(words) - at)
+			break;
+		at += (size_t)k;
+	}
+	d->facts[d->n_facts].name = "words";
+	d->facts[d->n_facts].value = arena_strdup(&r->arena, words);
+	if (d->facts[d->n_facts].value)
+		d->n_facts++;
+}
+
 /* When the words of the log's tail speak clearly for one category (and
  * --no-guess was not given), the diagnosis of last resort becomes that
  * category's guess (guess.h), with that category's key facts the input
- * stated and the words as its facts. */
-static void guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
+ * stated and the words as its facts; a close runner-up follows it as its
+ * alternative (returns 1 when it wrote that at d + 1). */
+static int guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
 {
 	struct guess g;
-	const struct sig *s;
+	const struct sig *s, *s2;
 	uint8_t *lin;
-	char words[256];
-	size_t i, at = 0, start;
+	size_t start;
 
 	if (r->no_guess || !r->tail_n || d->n_facts >= XS_FACTS_MAX)
-		return;
+		return 0;
 	if (r->tail_n < XS_TAIL)
 		lin = r->tail; /* not wrapped yet: already in order */
 	else if ((lin = arena_alloc(&r->arena, XS_TAIL)) != NULL) {
@@ -73,25 +94,25 @@ static void guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs
 		memcpy(lin, r->tail + start, XS_TAIL - start);
 		memcpy(lin + XS_TAIL - start, r->tail, start);
 	} else
-		return;
+		return 0;
 	guess_category(lin, r->tail_n, &g);
 	if (g.category < 0 || !(s = guess_sig(g.category)))
-		return;
-	words[0] = '\0';
-	for (i = 0; i < g.n_words; i++) {
-		int k = snprintf(words + at, sizeof(words) - at, "%s%s", i ? ", " : "", g.words[i]);
-		if (k < 0 || (size_t)k >= sizeof(words) - at)
-			break;
-		at += (size_t)k;
-	}
+		return 0;
 	d->sig = s;
 	xs_ctx_late(r, db, d); /* its key fact first, then the words */
-	if (d->n_facts >= XS_FACTS_MAX)
-		return;
-	d->facts[d->n_facts].name = "words";
-	d->facts[d->n_facts].value = arena_strdup(&r->arena, words);
-	if (d->facts[d->n_facts].value)
-		d->n_facts++;
+	put_words(r, d, g.words, g.n_words);
+	/* a close runner-up: named as the guess's alternative, with its key facts */
+	if (g.second >= 0 && (s2 = guess_sig(g.second)) && r->n + 1 < XS_DIAG_MAX) {
+		struct xs_diag *a = &r->d[r->n + 1];
+		*a = *d;
+		a->sig = s2;
+		a->alt_of = s;
+		a->n_facts = 0;
+		xs_ctx_late(r, db, a);
+		put_words(r, a, g.words2, g.n_words2);
+		return 1;
+	}
+	return 0;
 }
 
 struct xs_result *xs_result_new(void)
@@ -168,6 +189,8 @@ static int diag_cmp(const void *a, const void *b)
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
+	if (xs_is_fallback(x->sig) != xs_is_fallback(y->sig)) /* last resort, last */
+		return xs_is_fallback(x->sig) ? 1 : -1;
 	if (diag_depth(x) != diag_depth(y))
 		return diag_depth(x) < diag_depth(y) ? -1 : 1;
 	if (x->sig->role != y->sig->role)
@@ -247,8 +270,7 @@ static void add_unknown(struct xs_result *r, const struct xs_db *db)
 		d->line_text[d->n_lines++] =
 			xs_clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
 	}
-	guess_unknown(r, db, d);
-	r->n++;
+	r->n += 1 + (size_t)guess_unknown(r, db, d);
 }
 
 static int has_category(const struct xs_result *r, const char *category)
@@ -290,6 +312,7 @@ void xs_rank(struct xs_result *r, const struct xs_db *db)
 	size_t i, c;
 
 	add_unknown(r, db);
+	xs_infer(r, db);
 	add_alternatives(r, db);
 
 	for (i = 0; i < r->n; i++) /* the categories of the causes found */

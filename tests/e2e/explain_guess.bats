@@ -98,3 +98,25 @@ setup() {
 	run "$CD" explain --no-env --no-guess --bogus "$T/n.log"
 	[ "$status" -eq 2 ]
 }
+
+@test "guess: a close runner-up is named as the guess's alternative, a clear lead names none" {
+	# words that speak for two categories almost as much (if a regenerated
+	# table parts them, pick another such line: tools/lexicon.py --eval counts them)
+	printf '%s\n' 'error: nccl timeout while loading the model' >"$T/c.log"
+	run "$CD" explain --no-env --json "$T/c.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 2 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-nccl ]
+	[ "$(jq -r '.diagnoses[1].role' <<<"$output")" = alternative ]
+	[ "$(jq -r '.diagnoses[1].alternative_to' <<<"$output")" = guess-nccl ]
+	[ "$(jq -r '.diagnoses[1].category' <<<"$output")" != nccl ]
+	[ -n "$(jq -r '.diagnoses[1].facts.words' <<<"$output")" ]
+	[ "$(jq -r '.summary.alternatives' <<<"$output")" = 1 ]
+	# the clear NCCL failure of the first test: one guess, no alternative
+	printf '%s\n' 'node3:8812:8901 [5] NCCL WARN NET/Socket : peer 10.0.0.7<41234> message truncated' \
+		'rank 5 exited with an error' >"$T/d.log"
+	run "$CD" explain --no-env --json "$T/d.log"
+	[ "$(jq -r '.summary.alternatives' <<<"$output")" = 0 ]
+	# the row (close) is what tools/lexicon.py writes
+	grep -q '^(close)' "$BATS_TEST_DIRNAME/../../data/explain_lexicon.tsv"
+}

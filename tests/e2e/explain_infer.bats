@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# explain's diagnosis from the versions a log states (docs/explain.md, "Versions
+# the log states"): the driver's CUDA and the CUDA a program was built for,
+# compared by the rules of data/driver_cuda.tsv (minor-version compatibility).
+
+setup() {
+	CD="${CD_BIN:?set CD_BIN}"
+	T=$BATS_TEST_TMPDIR
+}
+
+smi() { # nvidia-smi's header line for CUDA version $1
+	printf '| NVIDIA-SMI 470.86       Driver Version: 470.86       CUDA Version: %s     |\n' "$1"
+}
+
+@test "infer: a driver's CUDA older than the major torch was built for is driver-too-old, with both" {
+	{ smi 11.4; echo 'torch.__version__ = 2.1.0+cu121'; printf '>>> torch.cuda.is_available()\nFalse\n'; } >"$T/a.log"
+	run "$CD" explain --no-env --json "$T/a.log"
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = driver-older-than-runtime-stated ]
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = driver-too-old ]
+	[ "$(jq -r '.diagnoses[0].facts.driver_cuda' <<<"$output")" = 11.4 ]
+	[ "$(jq -r '.diagnoses[0].facts.torch_cuda' <<<"$output")" = 12.1 ]
+	[ "$(jq -r '.diagnoses[0].facts.driver_min' <<<"$output")" = 530.30.02 ]
+	[ "$(jq -c '.diagnoses[0].lines' <<<"$output")" = '[1,2]' ]
+	run "$CD" explain --no-env "$T/a.log"
+	[[ "$output" == *"supports CUDA 11.4, older than the CUDA 12.1"* ]]
+	[[ "$output" == *"530.30.02 or newer"* ]]
+}
+
+@test "infer: a conda install's cudatoolkit counts; CUDA 10 needs its minor too" {
+	{ echo 'conda install pytorch torchvision cudatoolkit=10.2 -c pytorch'; smi 10.1; } >"$T/b.log"
+	run "$CD" explain --no-env --json "$T/b.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = driver-older-than-runtime-stated ]
+	[ "$(jq -r '.diagnoses[0].facts.driver_min' <<<"$output")" = 440.33 ]
+}
+
+@test "infer: same major (minor-version compatibility) or a newer driver gives nothing" {
+	{ smi 12.0; echo 'torch.__version__ = 2.1.0+cu121'; } >"$T/c.log"
+	run "$CD" explain --no-env --json "$T/c.log"
+	[ "$(jq -r '[.diagnoses[].signature] | index("driver-older-than-runtime-stated")' <<<"$output")" = null ]
+	{ smi 12.4; echo 'torch.__version__ = 2.1.0+cu118'; echo 'RuntimeError: boom'; } >"$T/d.log"
+	run "$CD" explain --no-env --json "$T/d.log"
+	[ "$(jq -r '[.diagnoses[].signature] | index("driver-older-than-runtime-stated")' <<<"$output")" = null ]
+}
+
+@test "infer: another cause the driver does not explain keeps the first place, and is not joined" {
+	{ smi 11.4; echo 'torch.__version__ = 2.1.0+cu121'
+	  echo 'csrc/x.cu:3:10: fatal error: cusparse.h: No such file or directory'; } >"$T/e.log"
+	run "$CD" explain --no-env --json "$T/e.log"
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = missing-headers ]
+	[ "$(jq -r '[.diagnoses[].signature] | index("driver-older-than-runtime-stated")' <<<"$output")" = null ]
+}
+
+@test "infer: a cuda-init symptom of the old driver ranks after it (driver-too-old causes cuda-init)" {
+	{ smi 11.4; echo 'torch.__version__ = 2.1.0+cu121'
+	  echo 'RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver'; } >"$T/f.log"
+	run "$CD" explain --no-env --json "$T/f.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = driver-older-than-runtime-stated ]
+	[ "$(jq -r '.diagnoses[1].category' <<<"$output")" = cuda-init ]
+}
+
+@test "infer: versions from two different inputs are not compared" {
+	smi 11.4 >"$T/g1.log"
+	echo 'torch.__version__ = 2.1.0+cu121' >"$T/g2.log"
+	run "$CD" explain --no-env --json "$T/g1.log" "$T/g2.log"
+	[ "$(jq -r '[.diagnoses[].signature] | index("driver-older-than-runtime-stated")' <<<"$output")" = null ]
+}
