@@ -38,6 +38,30 @@ static const struct sig sig_versions = {
 		    "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"}},
 };
 
+/* The same when data/driver_cuda.tsv has no row for the release (newer than the table). */
+static const struct sig sig_versions_new = {
+	.id = "driver-older-than-runtime-stated",
+	.category = "driver-too-old",
+	.severity = CD_SEV_ERROR,
+	.role = SIG_CAUSE,
+	.priority = 30,
+	.title = "the driver supports CUDA {driver_cuda}, older than the CUDA {torch_cuda} the "
+		 "program was built for (both stated in the log)",
+	.explain = "The log states the CUDA version the driver supports and the CUDA release the "
+		   "framework was built with, and the driver is too old for that release: a CUDA "
+		   "runtime newer than the driver runs only within the same major version "
+		   "(minor-version compatibility, CUDA 11 on), so this one cannot initialise. "
+		   "cuda-doctor's table of drivers has no row for CUDA {torch_cuda} yet.",
+	.fix = {3,
+		{"upgrade the NVIDIA driver to one whose nvidia-smi shows CUDA Version "
+		 "{torch_cuda} "
+		 "or newer (NVIDIA's CUDA release notes give the minimum)",
+		 "or install the framework's build for the CUDA the driver has: pip install torch "
+		 "--index-url https://download.pytorch.org/whl/cuXYZ (XYZ at most {driver_cuda})",
+		 "cuda-doctor check   # the driver, torch's CUDA and the verdict, on the machine"}},
+	.source = {1, {"https://docs.nvidia.com/deploy/cuda-compatibility/"}},
+};
+
 static int ctx_index(const struct xs_db *db, const char *name)
 {
 	size_t j;
@@ -102,14 +126,14 @@ void xs_infer(struct xs_result *r, const struct xs_db *db)
 		 dv, (unsigned long long)ld, tv, (unsigned long long)lt);
 	d = &r->d[r->n++];
 	memset(d, 0, sizeof(*d));
-	d->sig = &sig_versions;
+	d->sig = cr.toolkit_min[0] ? &sig_versions : &sig_versions_new;
 	d->input = r->ctx_last[jd].input;
 	d->first_line = ld > lt ? ld : lt;
 	d->count = 1;
 	d->inputs = (uint64_t)1 << (d->input % 64);
-	d->lines[d->n_lines++] = ld < lt ? ld : lt;
+	d->lines[d->n_lines++] = d->first_line; /* the line shown, then the other */
 	if (ld != lt)
-		d->lines[d->n_lines++] = ld < lt ? lt : ld;
+		d->lines[d->n_lines++] = ld < lt ? ld : lt;
 	d->text = arena_strdup(&r->arena, text);
 	put_fact(r, d, "driver_cuda", dv, ld);
 	put_fact(r, d, "torch_cuda", tv, lt);

@@ -21,7 +21,7 @@ smi() { # nvidia-smi's header line for CUDA version $1
 	[ "$(jq -r '.diagnoses[0].facts.driver_cuda' <<<"$output")" = 11.4 ]
 	[ "$(jq -r '.diagnoses[0].facts.torch_cuda' <<<"$output")" = 12.1 ]
 	[ "$(jq -r '.diagnoses[0].facts.driver_min' <<<"$output")" = 530.30.02 ]
-	[ "$(jq -c '.diagnoses[0].lines' <<<"$output")" = '[1,2]' ]
+	[ "$(jq -c '.diagnoses[0].lines' <<<"$output")" = '[2,1]' ]
 	run "$CD" explain --no-env "$T/a.log"
 	[[ "$output" == *"supports CUDA 11.4, older than the CUDA 12.1"* ]]
 	[[ "$output" == *"530.30.02 or newer"* ]]
@@ -64,4 +64,14 @@ smi() { # nvidia-smi's header line for CUDA version $1
 	echo 'torch.__version__ = 2.1.0+cu121' >"$T/g2.log"
 	run "$CD" explain --no-env --json "$T/g1.log" "$T/g2.log"
 	[ "$(jq -r '[.diagnoses[].signature] | index("driver-older-than-runtime-stated")' <<<"$output")" = null ]
+}
+
+@test "infer: a release newer than the table of drivers still names both, without a minimum" {
+	{ smi 13.0; echo 'torch.__version__ = 2.99.0+cu140'; } >"$T/h.log"
+	run "$CD" explain --no-env --json "$T/h.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = driver-older-than-runtime-stated ]
+	[ "$(jq -r '.diagnoses[0].facts.driver_min' <<<"$output")" = null ]
+	run "$CD" explain --no-env "$T/h.log"
+	[[ "$output" == *"shows CUDA Version 14.0 or newer"* ]]
+	[[ "$output" != *"<driver_min>"* ]]
 }
