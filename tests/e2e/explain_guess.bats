@@ -66,7 +66,10 @@ setup() {
 }
 
 @test "guess: a guess takes the key fact of its category the log states" {
-	printf '%s\n' 'Loading the pipeline' "Error: \"Could not load dynamic library 'cudart64_110.dll'\"" >"$T/f.log"
+	# (a line a signature knows, such as TensorFlow's "Could not load dynamic library 'X'",
+	# would be that signature's diagnosis: the name here is on an ldd-style line)
+	printf '%s\n' 'Loading the pipeline' '  cudart64_110.dll => not found' \
+		'Error: the dynamic library could not be loaded' >"$T/f.log"
 	run "$CD" explain --no-env --json "$T/f.log"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-missing-shared-lib ]
