@@ -11,8 +11,8 @@
 #include "explain/keyfact.h"
 #include "explain/scan_int.h"
 
-static void add_fact(struct xs_result *r, struct xs_diag *d, const char *name, const char *v,
-		     uint64_t line)
+void xs_fact_add(struct xs_result *r, struct xs_diag *d, const char *name, const char *v,
+		 uint64_t line)
 {
 	struct xs_fact *f;
 
@@ -55,7 +55,7 @@ void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint
 			continue;
 		d->ctx_wait &= ~bit;
 		s->ctx_waiting[c->slot]--;
-		add_fact(s->res, d, c->fact, v, line);
+		xs_fact_add(s->res, d, c->fact, v, line);
 	}
 }
 
@@ -72,7 +72,7 @@ void xs_ctx_new(struct xs_scanner *s, struct xs_diag *d)
 		if (!(db->ctx_cats[j] >> cat & 1) || xs_fact(d, db->ctx_names[j]))
 			continue;
 		if (s->ctx_set & bit) {
-			add_fact(s->res, d, db->ctx_names[j], s->ctx[j].v, s->ctx[j].line);
+			xs_fact_add(s->res, d, db->ctx_names[j], s->ctx[j].v, s->ctx[j].line);
 		} else {
 			d->ctx_wait |= bit;
 			s->ctx_waiting[j]++;
@@ -105,6 +105,6 @@ void xs_ctx_late(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
 	for (j = 0; j < db->sigs.n_ctx_names && j < SIG_CTX_NAMES; j++)
 		if ((db->sigs.ctx_cats[j] >> cat & 1) && r->ctx_last[j].value &&
 		    r->ctx_last[j].input == d->input)
-			add_fact(r, d, db->sigs.ctx_names[j], r->ctx_last[j].value,
-				 r->ctx_last[j].line);
+			xs_fact_add(r, d, db->sigs.ctx_names[j], r->ctx_last[j].value,
+				    r->ctx_last[j].line);
 }

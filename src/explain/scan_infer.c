@@ -13,64 +13,50 @@
 
 #include "explain/scan_int.h"
 
+/* What the two diagnoses below share: with and without the minimum driver of
+ * the release (data/driver_cuda.tsv has no row for a release newer than it). */
+#define VERSIONS_SIG                                                                               \
+	.id = "driver-older-than-runtime-stated", .category = "driver-too-old",                    \
+	.severity = CD_SEV_ERROR, .role = SIG_CAUSE, .priority = 30,                               \
+	.title = "the driver supports CUDA {driver_cuda}, older than the CUDA {torch_cuda} "       \
+		 "the program was built for (both stated in the log)"
+#define VERSIONS_WHY                                                                               \
+	"The log states the CUDA version the driver supports and the CUDA release the "            \
+	"framework was built with, and the driver is too old for that release: a CUDA "            \
+	"runtime newer than the driver runs only within the same major version "                   \
+	"(minor-version compatibility, CUDA 11 on), so this one cannot initialise. "
+#define VERSIONS_FIX_BUILD                                                                         \
+	"or install the framework's build for the CUDA the driver has: pip install torch "         \
+	"--index-url https://download.pytorch.org/whl/cuXYZ (XYZ at most {driver_cuda})"
+#define VERSIONS_FIX_CHECK                                                                         \
+	"cuda-doctor check   # the driver, torch's CUDA and the verdict, on the machine"
+#define VERSIONS_COMPAT "https://docs.nvidia.com/deploy/cuda-compatibility/"
+
 static const struct sig sig_versions = {
-	.id = "driver-older-than-runtime-stated",
-	.category = "driver-too-old",
-	.severity = CD_SEV_ERROR,
-	.role = SIG_CAUSE,
-	.priority = 30,
-	.title = "the driver supports CUDA {driver_cuda}, older than the CUDA {torch_cuda} the "
-		 "program was built for (both stated in the log)",
-	.explain = "The log states the CUDA version the driver supports and the CUDA release the "
-		   "framework was built with, and the driver is too old for that release: a CUDA "
-		   "runtime newer than the driver runs only within the same major version "
-		   "(minor-version compatibility, CUDA 11 on), so this one cannot initialise. "
-		   "torch then reports torch.cuda.is_available() False, or CUDA errors 35, 803 "
-		   "or 804. No message in the log says so; the versions do.",
+	VERSIONS_SIG,
+	.explain = VERSIONS_WHY
+	"torch then reports torch.cuda.is_available() False, or CUDA "
+	"errors 35, 803 or 804. No message in the log says so; the versions do.",
 	.fix = {3,
 		{"upgrade the NVIDIA driver to {driver_min} or newer (the minimum for CUDA "
 		 "{torch_cuda}), then check with nvidia-smi",
-		 "or install the framework's build for the CUDA the driver has: pip install torch "
-		 "--index-url https://download.pytorch.org/whl/cuXYZ (XYZ at most {driver_cuda})",
-		 "cuda-doctor check   # the driver, torch's CUDA and the verdict, on the machine"}},
+		 VERSIONS_FIX_BUILD, VERSIONS_FIX_CHECK}},
 	.source = {2,
-		   {"https://docs.nvidia.com/deploy/cuda-compatibility/",
+		   {VERSIONS_COMPAT,
 		    "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"}},
 };
 
-/* The same when data/driver_cuda.tsv has no row for the release (newer than the table). */
 static const struct sig sig_versions_new = {
-	.id = "driver-older-than-runtime-stated",
-	.category = "driver-too-old",
-	.severity = CD_SEV_ERROR,
-	.role = SIG_CAUSE,
-	.priority = 30,
-	.title = "the driver supports CUDA {driver_cuda}, older than the CUDA {torch_cuda} the "
-		 "program was built for (both stated in the log)",
-	.explain = "The log states the CUDA version the driver supports and the CUDA release the "
-		   "framework was built with, and the driver is too old for that release: a CUDA "
-		   "runtime newer than the driver runs only within the same major version "
-		   "(minor-version compatibility, CUDA 11 on), so this one cannot initialise. "
-		   "cuda-doctor's table of drivers has no row for CUDA {torch_cuda} yet.",
+	VERSIONS_SIG,
+	.explain =
+		VERSIONS_WHY "cuda-doctor's table of drivers has no row for CUDA {torch_cuda} yet.",
 	.fix = {3,
 		{"upgrade the NVIDIA driver to one whose nvidia-smi shows CUDA Version "
 		 "{torch_cuda} "
 		 "or newer (NVIDIA's CUDA release notes give the minimum)",
-		 "or install the framework's build for the CUDA the driver has: pip install torch "
-		 "--index-url https://download.pytorch.org/whl/cuXYZ (XYZ at most {driver_cuda})",
-		 "cuda-doctor check   # the driver, torch's CUDA and the verdict, on the machine"}},
-	.source = {1, {"https://docs.nvidia.com/deploy/cuda-compatibility/"}},
+		 VERSIONS_FIX_BUILD, VERSIONS_FIX_CHECK}},
+	.source = {1, {VERSIONS_COMPAT}},
 };
-
-static int ctx_index(const struct xs_db *db, const char *name)
-{
-	size_t j;
-
-	for (j = 0; j < db->sigs.n_ctx_names && j < SIG_CTX_NAMES; j++)
-		if (!strcmp(db->sigs.ctx_names[j], name))
-			return (int)j;
-	return -1;
-}
 
 /* Another cause is already named, and not one a driver too old explains
  * (explain_causes.tsv): the versions do not overrule it. */
@@ -93,21 +79,10 @@ static int other_cause(const struct xs_result *r, const struct xs_db *db)
 	return 0;
 }
 
-static void put_fact(struct xs_result *r, struct xs_diag *d, const char *name, const char *v,
-		     uint64_t line)
-{
-	if (d->n_facts >= XS_FACTS_MAX || !v)
-		return;
-	d->facts[d->n_facts].name = name;
-	d->facts[d->n_facts].value = arena_strdup(&r->arena, v);
-	d->facts[d->n_facts].line = line;
-	if (d->facts[d->n_facts].value)
-		d->n_facts++;
-}
-
 void xs_infer(struct xs_result *r, const struct xs_db *db)
 {
-	int jd = ctx_index(db, "driver_cuda"), jt = ctx_index(db, "torch_cuda");
+	int jd = sigdb_ctx_index(&db->sigs, "driver_cuda"),
+	    jt = sigdb_ctx_index(&db->sigs, "torch_cuda");
 	const char *dv, *tv;
 	struct compat_result cr;
 	struct xs_diag *d;
@@ -135,7 +110,8 @@ void xs_infer(struct xs_result *r, const struct xs_db *db)
 	if (ld != lt)
 		d->lines[d->n_lines++] = ld < lt ? ld : lt;
 	d->text = arena_strdup(&r->arena, text);
-	put_fact(r, d, "driver_cuda", dv, ld);
-	put_fact(r, d, "torch_cuda", tv, lt);
-	put_fact(r, d, "driver_min", cr.toolkit_min[0] ? cr.toolkit_min : NULL, 0);
+	xs_fact_add(r, d, "driver_cuda", dv, ld);
+	xs_fact_add(r, d, "torch_cuda", tv, lt);
+	if (cr.toolkit_min[0])
+		xs_fact_add(r, d, "driver_min", cr.toolkit_min, 0);
 }

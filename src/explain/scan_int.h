@@ -105,6 +105,10 @@ static inline int xs_is_break(uint8_t c)
 {
 	return c == '\n' || c == '\r';
 }
+/* scan_ctx.c: give d the fact name = v (copied; line: where the input stated
+ * it, 0 for none) unless it has that fact already or no room is left. */
+void xs_fact_add(struct xs_result *r, struct xs_diag *d, const char *name, const char *v,
+		 uint64_t line);
 /* scan_ctx.c: a context fact pattern k matched the line p[0, n), line
  * number line: remember its value and give it to the diagnoses waiting. */
 void xs_ctx_hit(struct xs_scanner *s, size_t k, const uint8_t *p, size_t n, uint64_t line);

@@ -58,8 +58,6 @@ static void put_words(struct xs_result *r, struct xs_diag *d, const char *const 
 	char words[256];
 	size_t i, at = 0;
 
-	if (d->n_facts >= XS_FACTS_MAX)
-		return;
 	words[0] = '\0';
 	for (i = 0; i < n; i++) {
 		int k = snprintf(words + at, sizeof(words) - at, "%s%s", i ? ", " : "", w[i]);
@@ -67,10 +65,7 @@ static void put_words(struct xs_result *r, struct xs_diag *d, const char *const 
 			break;
 		at += (size_t)k;
 	}
-	d->facts[d->n_facts].name = "words";
-	d->facts[d->n_facts].value = arena_strdup(&r->arena, words);
-	if (d->facts[d->n_facts].value)
-		d->n_facts++;
+	xs_fact_add(r, d, "words", words, 0);
 }
 
 /* When the words of the log's tail speak clearly for one category (and

@@ -117,6 +117,9 @@ CD_WUR int sigdb_parse_fallback(struct sigdb *db, const char *name, const uint8_
 				struct cd_err *err);
 /* Parse the context facts (TSV: fact, categories, pattern, example, value,
  * source with two URLs); its bytes join the hash. CD_EFORMAT as above. */
+/* The slot of a context fact's name (data/explain_facts.tsv, gpu_models.tsv)
+ * in ctx_names, -1 when no row gives that fact. */
+int sigdb_ctx_index(const struct sigdb *db, const char *fact);
 CD_WUR int sigdb_parse_facts(struct sigdb *db, const char *name, const uint8_t *p, size_t n,
 			     struct cd_err *err);
 /* Parse the GPU models (TSV: model, compute capability, two source URLs):

@@ -142,13 +142,21 @@ static int two_sources(const char *v)
 }
 
 /* The slot of a fact name among the table's distinct names (-1: full). */
-static int ctx_slot(struct sigdb *db, const char *fact, uint32_t cats)
+int sigdb_ctx_index(const struct sigdb *db, const char *fact)
 {
 	size_t i;
 
 	for (i = 0; i < db->n_ctx_names; i++)
 		if (!strcmp(db->ctx_names[i], fact))
-			break;
+			return (int)i;
+	return -1;
+}
+
+static int ctx_slot(struct sigdb *db, const char *fact, uint32_t cats)
+{
+	int k = sigdb_ctx_index(db, fact);
+	size_t i = k < 0 ? db->n_ctx_names : (size_t)k;
+
 	if (i == SIG_CTX_NAMES)
 		return -1;
 	if (i == db->n_ctx_names)
