@@ -172,9 +172,10 @@ unit: $(UNIT_BINS)
 		if $$t; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
 	done; echo "unit: $$pass passed, $$fail failed"; test $$fail -eq 0
 
+# the bats files side by side, BATS_JOBS at a time (tests/bats-par.sh; default twice the CPUs)
 e2e: $(BUILD)/cuda-doctor fakes
 	CD_BIN=$(abspath $(BUILD)/cuda-doctor) CD_FAKES=$(abspath $(BUILD)/fakes) \
-		bats --timing tests/e2e
+		BUILD_DIR=$(abspath $(BUILD)) tests/bats-par.sh tests/e2e
 
 check-static: $(BUILD)/cuda-doctor
 	@scripts/check-static.sh $(BUILD)/cuda-doctor

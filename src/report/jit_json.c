@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check/jit/jit.h"
+#include "kb/hostcc.h"
 #include "report/jit_render.h"
 
 static json_t *jint(int v)
@@ -59,8 +60,8 @@ static json_t *j_toolkit(const struct cd_jit_facts *jf)
 static json_t *j_compiler(const struct cd_jit_facts *jf, const struct jit_compiler *c, int torch)
 {
 	json_t *o = json_object();
-	int max = c->family ? jit_kb_max_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family,
-						  torch)
+	int max = c->family ? kb_max_host_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family,
+						   torch)
 			    : -1;
 
 	json_object_set_new(o, "command", json_str(c->command));

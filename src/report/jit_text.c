@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check/jit/jit.h"
+#include "kb/hostcc.h"
 #include "report/color.h"
 #include "report/fix_render.h"
 #include "report/jit_render.h"
@@ -87,8 +88,8 @@ static void toolkit(const struct cd_render *o, const struct jit_report *r)
 static void compiler_line(const struct cd_render *o, const struct cd_jit_facts *jf,
 			  const struct jit_compiler *c, int torch)
 {
-	int max = c->family ? jit_kb_max_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family,
-						  torch)
+	int max = c->family ? kb_max_host_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family,
+						   torch)
 			    : -1;
 
 	fprintf(o->out, "    %s: %s", c->role, c->path ? c->path : c->command);

@@ -75,3 +75,45 @@ smi() { # nvidia-smi's header line for CUDA version $1
 	[[ "$output" == *"shows CUDA Version 14.0 or newer"* ]]
 	[[ "$output" != *"<driver_min>"* ]]
 }
+
+@test "infer: nvcc of another major than torch's CUDA is nvcc-mismatch, with both and the wheel" {
+	{ echo 'Cuda compilation tools, release 10.2, V10.2.89'; echo 'CUDA used to build PyTorch: 11.8'
+	  echo 'RuntimeError: Error compiling objects for extension'; } >"$T/n.log"
+	run "$CD" explain --no-env --json "$T/n.log"
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = nvcc-major-differs-from-torch-stated ]
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = nvcc-mismatch ]
+	[ "$(jq -r '.diagnoses[0].facts.nvcc_cuda + " " + .diagnoses[0].facts.torch_cuda' <<<"$output")" = "10.2 11.8" ]
+	[ "$(jq -r '.diagnoses[0].facts.nvcc_wheel' <<<"$output")" = cu102 ]
+	run "$CD" explain --no-env "$T/n.log"
+	[[ "$output" == *"CUDA_HOME=/usr/local/cuda-11.8"* ]]
+	[[ "$output" == *"whl/cu102"* ]]
+}
+
+@test "infer: nvcc and torch of one major (a minor apart) give no nvcc-mismatch" {
+	{ echo 'Cuda compilation tools, release 12.4, V12.4.131'; echo 'CUDA used to build PyTorch: 12.1'
+	  echo 'RuntimeError: boom'; } >"$T/m.log"
+	run "$CD" explain --no-env --json "$T/m.log"
+	[ "$(jq -r '[.diagnoses[].signature] | index("nvcc-major-differs-from-torch-stated")' <<<"$output")" = null ]
+}
+
+@test "infer: a gcc newer than nvcc's host_config.h allows is host-compiler, with the bound" {
+	{ echo 'gcc version 13.2.0 (Ubuntu 13.2.0-23ubuntu4)'; echo 'Cuda compilation tools, release 11.8, V11.8.89'
+	  echo 'error: command /usr/local/cuda/bin/nvcc failed with exit code 1'; } >"$T/g.log"
+	run "$CD" explain --no-env --json "$T/g.log"
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = gcc-newer-than-nvcc-stated ]
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = host-compiler ]
+	[ "$(jq -r '.diagnoses[0].facts.gcc + " " + .diagnoses[0].facts.gcc_max' <<<"$output")" = "13 11" ]
+	{ echo 'gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04)'; echo 'Cuda compilation tools, release 11.8, V11.8.89'
+	  echo 'error: command failed'; } >"$T/h.log"
+	run "$CD" explain --no-env --json "$T/h.log"
+	[ "$(jq -r '[.diagnoses[].signature] | index("gcc-newer-than-nvcc-stated")' <<<"$output")" = null ]
+}
+
+@test "infer: a missing header the log names keeps the first place over stated gcc and nvcc" {
+	{ echo 'gcc version 13.2.0 (Ubuntu 13.2.0-23ubuntu4)'; echo 'Cuda compilation tools, release 11.8, V11.8.89'
+	  echo 'csrc/x.cu:3:10: fatal error: cusparse.h: No such file or directory'; } >"$T/i.log"
+	run "$CD" explain --no-env --json "$T/i.log"
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = missing-headers ]
+	[ "$(jq -r '[.diagnoses[].signature] | index("gcc-newer-than-nvcc-stated")' <<<"$output")" = null ]
+}

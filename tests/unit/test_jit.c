@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/jit/jit.h"
+#include "kb/hostcc.h"
 
 struct fx {
 	struct cd_facts f;
@@ -515,13 +516,13 @@ static void smoke_owned_ids(void **state)
 static void kb_lookups(void **state)
 {
 	(void)state;
-	assert_int_equal(jit_kb_max_compiler(13, 0, "gcc", 0), 15);
-	assert_int_equal(jit_kb_max_compiler(12, 4, "gcc", 0), 13);
-	assert_int_equal(jit_kb_max_compiler(12, 4, "clang", 0), 17);
-	assert_int_equal(jit_kb_max_compiler(13, 1, "gcc", 0), 15); /* the 13.x row */
-	assert_int_equal(jit_kb_max_compiler(12, 8, "gcc", 1), 13); /* torch's bound */
-	assert_int_equal(jit_kb_max_compiler(12, 7, "gcc", 0), -1);
-	assert_int_equal(jit_kb_max_compiler(-1, 0, "gcc", 0), -1);
+	assert_int_equal(kb_max_host_compiler(13, 0, "gcc", 0), 15);
+	assert_int_equal(kb_max_host_compiler(12, 4, "gcc", 0), 13);
+	assert_int_equal(kb_max_host_compiler(12, 4, "clang", 0), 17);
+	assert_int_equal(kb_max_host_compiler(13, 1, "gcc", 0), 15); /* the 13.x row */
+	assert_int_equal(kb_max_host_compiler(12, 8, "gcc", 1), 13); /* torch's bound */
+	assert_int_equal(kb_max_host_compiler(12, 7, "gcc", 0), -1);
+	assert_int_equal(kb_max_host_compiler(-1, 0, "gcc", 0), -1);
 	/* nvcc's targets: kb/archcov, tests/unit/test_libs.c */
 }
 

@@ -10,6 +10,7 @@
 #include "check/jit/jit_int.h"
 #include "check/toolkit.h"
 #include "core/str.h"
+#include "kb/hostcc.h"
 
 #define SEC "jit"
 
@@ -245,7 +246,7 @@ static void check_host_compiler(const struct cd_jit_facts *jf, struct cd_finding
 				 h->path, h->via, or_(h->version_source, "?"));
 		compiler_fixes(jf, x, out->arena, h->family, max, 1);
 	}
-	tmax = jit_kb_max_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family, 1);
+	tmax = kb_max_host_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, c->family, 1);
 	if (c->path && tmax > 0 && c->major > tmax && !jf->env.dont_check_abi) {
 		x = findings_add(
 			out, "host-compiler-unsupported", CD_SEV_WARNING, SEC,

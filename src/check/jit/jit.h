@@ -52,11 +52,6 @@ void jit_ops_eval(const struct cd_facts *f, const struct cd_jit_facts *jf, struc
 void check_jit(const struct cd_facts *f, const struct cd_jit_facts *jf, const struct jit_ops *ops,
 	       const struct jit_smoke *smoke, struct cd_findings *out);
 
-/* Knowledge-base lookups shared by the checks and the renderer. */
-/* Newest gcc / clang major nvcc X.Y accepts (host_config.h), or torch's
- * BuildExtension bound; -1 when the table has no value. */
-int jit_kb_max_compiler(int nvcc_major, int nvcc_minor, const char *family, int torch_table);
-
 /* Internal: the findings of the smoke build (jit_smoke_check.c). */
 void check_jit_smoke(const struct cd_facts *f, const struct cd_jit_facts *jf,
 		     const struct jit_smoke *s, struct cd_findings *out);

@@ -5,6 +5,7 @@
 
 #include "check/jit/jit_int.h"
 #include "core/str.h"
+#include "kb/hostcc.h"
 
 int jit_torch_cuda(const struct cd_jit_facts *jf, int *major, int *minor)
 {
@@ -33,7 +34,7 @@ int jit_host_max(const struct cd_jit_facts *jf)
 {
 	if (!jf->host.family)
 		return -1;
-	return jit_kb_max_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, jf->host.family, 0);
+	return kb_max_host_compiler(jf->tk.nvcc_major, jf->tk.nvcc_minor, jf->host.family, 0);
 }
 
 int jit_host_too_new(const struct cd_jit_facts *jf)
