@@ -94,7 +94,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 FAKES := $(BUILD)/fakes/libnvidia-ml.so.1 $(BUILD)/fakes/libcuda.so.1 $(BUILD)/fakes/libnccl.so.2
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 
-.PHONY: all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
+.PHONY: lexicon all run test deps unit e2e lint fuzz fuzz-build bench bench-diff accuracy format clean \
 	check-static test-san test-clang fakes wheel cross-test install run-check
 all: $(BUILD)/cuda-doctor
 
@@ -261,6 +261,12 @@ wheel: $(BUILD)/cuda-doctor $(PY_SRCS) tools/wheel.py docs/python.md
 $(BUILD)/bench/timeit: bench/timeit.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -O2 -std=c11 -D_GNU_SOURCE -Wall -o $@ $<
+
+# explain's guess: the lines of each tune log a signature matches, then the words table learnt
+# from the tune logs whole and without those lines (tools/lexicon.py; docs/explain.md)
+lexicon: all
+	tools/lexicon-lines.sh $(BUILD)/cuda-doctor tests/corpus/tune >tests/corpus/tune.lines
+	python3 tools/lexicon.py --matched tests/corpus/tune.lines tests/corpus/tune >data/explain_lexicon.tsv
 
 # explain's accuracy on the log corpus, per part and category (tests/corpus/README.md).
 accuracy: all
