@@ -49,9 +49,25 @@ setup() {
 @test "guess: the lexicon is what tools/lexicon.py writes from the tune part" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	cd "$BATS_TEST_DIRNAME/../.."
-	python3 tools/lexicon.py tests/corpus/tune >"$T/lex.tsv"
-	cmp "$T/lex.tsv" data/explain_lexicon.tsv ||
-		{ echo "stale: python3 tools/lexicon.py tests/corpus/tune > data/explain_lexicon.tsv"; false; }
+	python3 tools/lexicon.py --matched tests/corpus/tune.lines tests/corpus/tune >"$T/lex.tsv"
+	cmp "$T/lex.tsv" data/explain_lexicon.tsv || { echo "stale: make lexicon"; false; }
+}
+
+@test "guess: tests/corpus/tune.lines has a row for every tune log, and only for them" {
+	cd "$BATS_TEST_DIRNAME/../.."
+	diff <(find tests/corpus/tune -name '*.log' -printf '%f\n' | sed 's/\.log$//' | LC_ALL=C sort) \
+		<(cut -f1 tests/corpus/tune.lines) || { echo "stale: make lexicon"; false; }
+	# each row: a name, a tab, line numbers or nothing
+	! grep -Ev $'^[a-z0-9][a-z0-9._-]*\t([0-9]+(,[0-9]+)*)?$' tests/corpus/tune.lines
+}
+
+@test "guess: lexicon-lines gives a log's lines a signature matched, none for one no signature knows" {
+	mkdir -p "$T/c"
+	printf 'step 1\nImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n' >"$T/c/a.log"
+	printf 'hello\nwhatever went wrong here\n' >"$T/c/b.log"
+	run "$BATS_TEST_DIRNAME/../../tools/lexicon-lines.sh" "$CD" "$T/c"
+	[ "$status" -eq 0 ]
+	[ "$output" = $'a\t2\nb\t' ]
 }
 
 @test "guess: the parts of a word no log had whole still speak for their category" {
