@@ -48,3 +48,12 @@ setup() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no .bats file"* ]]
 }
+
+@test "bats-par: a file marked alone runs after the others, by itself" {
+	printf '@test "s" { sleep 2; date +%%s%%N >"%s/shared.end"; }\n' "$T" >"$T/d/shared.bats"
+	printf '#!/usr/bin/env bats\n# bats-par: alone\n@test "a" { date +%%s%%N >"%s/alone.start"; }\n' "$T" >"$T/d/big_alone.bats"
+	run "$P" -j 4 "$T/d"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"then 1 alone"* ]]
+	[ "$(cat "$T/alone.start")" -gt "$(cat "$T/shared.end")" ]
+}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats-par: alone (its tests time themselves: tests/bats-par.sh)
 # `cuda-doctor bundle`, end to end: secrets of every shape the issue lists,
 # planted in environment variables, in files under --root, in nvidia-smi's
 # output and in logs, must appear in no byte of the archive (the tar itself,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats-par: alone (its tests time themselves: tests/bats-par.sh)
 # The live driver probe and its checks, end to end: the binary against the
 # fake libnvidia-ml.so.1 / libcuda.so.1 (tests/fakes, behaviour chosen by
 # CD_FAKE_MODE), libraries built here with gcc, and this machine's own

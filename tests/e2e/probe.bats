@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats-par: alone (its tests time themselves: tests/bats-par.sh)
 # `cuda-doctor probe` end to end against the fake libnvidia-ml.so.1 /
 # libcuda.so.1 (tests/fakes; the machine and its faults chosen by
 # CD_FAKE_MODE): every result a step can have, the time bounds (measured),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats-par: alone (its tests time themselves: tests/bats-par.sh)
 # The Python / PyTorch stack read from files: environment discovery (--env,
 # VIRTUAL_ENV, CONDA_PREFIX, PATH, pyenv), packages, torch/version.py, and the
 # package-* / wheel-pin-mismatch / python-* findings, on fixture trees built here.

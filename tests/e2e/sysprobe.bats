@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats-par: alone (its tests time themselves: tests/bats-par.sh)
 # Host, container, environment and CUDA toolkit probes and their checks,
 # against fixture roots built at test time by sysfixtures.sh. Every run uses
 # `env -i` so the machine's own variables do not leak into the results.
