@@ -44,6 +44,7 @@ static int load_causes(struct xs_db *db, struct cd_err *err)
 			db->causes[c] |= (uint32_t)1 << e;
 	}
 	free(t);
+	memcpy(db->direct, db->causes, sizeof(db->direct));
 	for (k = 0; k < n; k++) /* Warshall: through category k */
 		for (a = 0; a < n; a++)
 			if (db->causes[a] >> k & 1)

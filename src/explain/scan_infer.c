@@ -8,8 +8,8 @@
  * compatibility, data/driver_cuda.tsv; torch's cpp_extension: the same CUDA
  * major; kb/hostcc: host_config.h's newest gcc, data/host_compiler.tsv). A
  * pair is judged only when both versions come from the same input, and the
- * diagnosis is added only when no other cause is named that this one would
- * not explain (explain_causes.tsv). */
+ * diagnosis is added only when no other cause is named that this one does
+ * not directly explain (explain_causes.tsv). */
 #include <stdio.h>
 #include <string.h>
 
@@ -183,9 +183,11 @@ static const struct stated stated_pairs[] = {
 	{"gcc", "nvcc_cuda", "host-compiler", "gcc", "nvcc CUDA", judge_gcc},
 };
 
-/* Another cause is already named, and not one the category explains
- * (explain_causes.tsv), or the category is named already: the versions do
- * not overrule it. */
+/* Another cause is already named, and not one the category causes directly
+ * (a row of explain_causes.tsv; not through a third category: nvcc's
+ * release explains an extension's undefined symbol, not a cuDNN the
+ * program could not load), or the category is named already: the versions
+ * do not overrule it. */
 static int other_cause(const struct xs_result *r, const struct xs_db *db, const char *category)
 {
 	int own = sig_category_index(category);
@@ -199,7 +201,7 @@ static int other_cause(const struct xs_result *r, const struct xs_db *db, const 
 			continue;
 		if (k == own)
 			return 1; /* said already */
-		if (k < 0 || own < 0 || !(db->causes[own] >> k & 1))
+		if (k < 0 || own < 0 || !(db->direct[own] >> k & 1))
 			return 1;
 	}
 	return 0;

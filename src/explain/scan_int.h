@@ -20,6 +20,8 @@ struct xs_db {
 	/* causes[a] bit b: category a causes category b (explain_causes.tsv,
 	 * closed transitively) */
 	uint32_t causes[32];
+	/* direct[a] bit b: a row of explain_causes.tsv says a causes b (no closure) */
+	uint32_t direct[32];
 };
 
 enum { XS_ENC_UNDECIDED = 0, XS_ENC_RAW, XS_ENC_UTF16LE, XS_ENC_UTF16BE };

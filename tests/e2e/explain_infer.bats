@@ -117,3 +117,11 @@ smi() { # nvidia-smi's header line for CUDA version $1
 	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = missing-headers ]
 	[ "$(jq -r '[.diagnoses[].signature] | index("gcc-newer-than-nvcc-stated")' <<<"$output")" = null ]
 }
+
+@test "infer: a library the program could not load is not put down to nvcc's release (jit-cache's effect, not nvcc's)" {
+	{ echo 'Cuda compilation tools, release 12.2, V12.2.140'; echo 'torch.__version__ = 2.1.0+cu118'
+	  echo 'Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}'; } >"$T/j.log"
+	run "$CD" explain --no-env --json "$T/j.log"
+	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = missing-shared-lib ]
+	[ "$(jq -r '[.diagnoses[].signature] | index("nvcc-major-differs-from-torch-stated")' <<<"$output")" = null ]
+}
