@@ -121,14 +121,14 @@ setup() {
 @test "guess: a close runner-up is named as the guess's alternative, a clear lead names none" {
 	# words that speak for two categories almost as much (if a regenerated
 	# table parts them, pick another such line: tools/lexicon.py --eval counts them)
-	printf '%s\n' 'error: nccl timeout while loading the model' >"$T/c.log"
+	printf '%s\n' 'error: cuda timeout while loading the model weights' >"$T/c.log"
 	run "$CD" explain --no-env --json "$T/c.log"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 2 ]
-	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-nccl ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = guess-oom-at-load ]
 	[ "$(jq -r '.diagnoses[1].role' <<<"$output")" = alternative ]
-	[ "$(jq -r '.diagnoses[1].alternative_to' <<<"$output")" = guess-nccl ]
-	[ "$(jq -r '.diagnoses[1].category' <<<"$output")" != nccl ]
+	[ "$(jq -r '.diagnoses[1].alternative_to' <<<"$output")" = guess-oom-at-load ]
+	[ "$(jq -r '.diagnoses[1].category' <<<"$output")" != oom-at-load ]
 	[ -n "$(jq -r '.diagnoses[1].facts.words' <<<"$output")" ]
 	[ "$(jq -r '.summary.alternatives' <<<"$output")" = 1 ]
 	# the clear NCCL failure of the first test: one guess, no alternative
