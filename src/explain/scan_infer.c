@@ -207,7 +207,7 @@ static int other_cause(const struct xs_result *r, const struct xs_db *db, const 
 	return 0;
 }
 
-static void add_stated(struct xs_result *r, const struct xs_db *db, const struct stated *p)
+static size_t add_stated(struct xs_result *r, const struct xs_db *db, const struct stated *p)
 {
 	int ja = sigdb_ctx_index(&db->sigs, p->a), jb = sigdb_ctx_index(&db->sigs, p->b);
 	const char *va, *vb, *extra = NULL;
@@ -218,9 +218,9 @@ static void add_stated(struct xs_result *r, const struct xs_db *db, const struct
 
 	if (ja < 0 || jb < 0 || !(va = r->ctx_last[ja].value) || !(vb = r->ctx_last[jb].value) ||
 	    r->ctx_last[ja].input != r->ctx_last[jb].input || r->n >= XS_DIAG_MAX)
-		return;
+		return 0;
 	if (!(s = p->judge(va, vb, &extra, val, sizeof(val))) || other_cause(r, db, p->category))
-		return;
+		return 0;
 	la = r->ctx_last[ja].line;
 	lb = r->ctx_last[jb].line;
 	snprintf(text, sizeof(text), "%s %s (line %llu), %s %s (line %llu)", p->la, va,
@@ -240,12 +240,14 @@ static void add_stated(struct xs_result *r, const struct xs_db *db, const struct
 	xs_fact_add(r, d, p->b, vb, lb);
 	if (extra)
 		xs_fact_add(r, d, extra, val, 0);
+	return 1;
 }
 
-void xs_infer(struct xs_result *r, const struct xs_db *db)
+size_t xs_infer(struct xs_result *r, const struct xs_db *db)
 {
-	size_t i;
+	size_t i, n = 0;
 
 	for (i = 0; i < sizeof(stated_pairs) / sizeof(stated_pairs[0]); i++)
-		add_stated(r, db, &stated_pairs[i]);
+		n += add_stated(r, db, &stated_pairs[i]);
+	return n;
 }

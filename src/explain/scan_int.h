@@ -125,7 +125,8 @@ void xs_ctx_late(struct xs_result *r, const struct xs_db *db, struct xs_diag *d)
 /* scan_infer.c: driver-too-old from the versions the input stated (the
  * driver's CUDA and the CUDA a program was built for), when no other cause
  * overrules it; after the diagnosis of last resort. */
-void xs_infer(struct xs_result *r, const struct xs_db *db);
+/* Returns how many diagnoses it added. */
+size_t xs_infer(struct xs_result *r, const struct xs_db *db);
 /* scan_unwrap.c: unescape the lines of p[from, n) that are a pasted JSON
  * string or Python repr; returns the new length (the text only shrinks). */
 size_t xs_unwrap_escapes(uint8_t *p, size_t n, size_t from);

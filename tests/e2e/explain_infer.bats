@@ -104,6 +104,8 @@ smi() { # nvidia-smi's header line for CUDA version $1
 	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = gcc-newer-than-nvcc-stated ]
 	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = host-compiler ]
 	[ "$(jq -r '.diagnoses[0].facts.gcc + " " + .diagnoses[0].facts.gcc_max' <<<"$output")" = "13 11" ]
+	# a cause from the versions: no diagnosis of last resort or guess beside it
+	[ "$(jq '.diagnoses | length' <<<"$output")" = 1 ]
 	{ echo 'gcc version 11.4.0 (Ubuntu 11.4.0-1ubuntu1~22.04)'; echo 'Cuda compilation tools, release 11.8, V11.8.89'
 	  echo 'error: command failed'; } >"$T/h.log"
 	run "$CD" explain --no-env --json "$T/h.log"
