@@ -195,15 +195,17 @@ fuzz-build:
 		-fsanitize=fuzzer,address,undefined $(HARDEN_LD) \
 		-o $(BUILD)/fuzz/$$n $$f $(BUILD)/fuzz/libcd.a $(LDLIBS); done
 
+# the targets side by side, FUZZ_JOBS at a time (default: the CPUs), FUZZ_SECONDS each
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 fuzz: fuzz-build
-	@set -e; for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
+	@printf '%s\n' $(FUZZ_SRCS) | xargs -P $(FUZZ_JOBS) -I{} sh -c 'n=$$(basename {} .c); \
 		mkdir -p $(BUILD)/fuzz/corpus/$$n; \
 		seeds=tests/fuzz/corpus/$${n#fuzz_}; [ -d $$seeds ] || seeds=; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
 		$(BUILD)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 -timeout=10 \
 			-print_final_stats=0 $(BUILD)/fuzz/corpus/$$n $$seeds 2>$(BUILD)/fuzz/$$n.log \
-			|| { tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
-	done; echo "fuzz: $(words $(FUZZ_SRCS)) targets ran clean"
+			|| { echo "fuzz: $$n FAILED"; tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }'
+	@echo "fuzz: $(words $(FUZZ_SRCS)) targets ran clean"
 
 deps:
 	@scripts/install-deps.sh
@@ -228,7 +230,7 @@ install: $(BUILD)/cuda-doctor
 
 test-san:
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 unit
-	$(MAKE) BUILD=$(BUILD)/san SAN=1 e2e
+	CD_SAN=1 $(MAKE) BUILD=$(BUILD)/san SAN=1 e2e
 
 # The aarch64 build (Grace Hopper) under qemu-user beside the native one (tests/cross/).
 CROSS_TRIPLE ?= aarch64-linux-gnu
