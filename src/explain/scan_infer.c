@@ -26,11 +26,16 @@
 /* driver CUDA vs the CUDA the framework was built for: with and without the
  * minimum driver of the release (data/driver_cuda.tsv has no row for a
  * release newer than it). */
+/* What every diagnosis from stated versions is: a cause, at error. */
+#define STATED_SIG(sig_id, sig_category)                                                           \
+	.id = sig_id, .category = sig_category, .severity = CD_SEV_ERROR, .role = SIG_CAUSE,       \
+	.priority = 30
+
 #define DRIVER_SIG                                                                                 \
-	.id = "driver-older-than-runtime-stated", .category = "driver-too-old",                    \
-	.severity = CD_SEV_ERROR, .role = SIG_CAUSE, .priority = 30,                               \
-	.title = "the driver supports CUDA {driver_cuda}, older than the CUDA {torch_cuda} "       \
-		 "the program was built for (both stated in the log)"
+	STATED_SIG("driver-older-than-runtime-stated", "driver-too-old"),                          \
+		.title = "the driver supports CUDA {driver_cuda}, older than the CUDA "            \
+			 "{torch_cuda} "                                                           \
+			 "the program was built for (both stated in the log)"
 #define DRIVER_WHY                                                                                 \
 	"The log states the CUDA version the driver supports and the CUDA release the "            \
 	"framework was built with, and the driver is too old for that release: a CUDA "            \
@@ -69,11 +74,7 @@ static const struct sig sig_driver_new = {
 /* nvcc's CUDA vs torch's: torch.utils.cpp_extension refuses to build an
  * extension when the majors differ (a minor difference is only warned of). */
 static const struct sig sig_nvcc = {
-	.id = "nvcc-major-differs-from-torch-stated",
-	.category = "nvcc-mismatch",
-	.severity = CD_SEV_ERROR,
-	.role = SIG_CAUSE,
-	.priority = 30,
+	STATED_SIG("nvcc-major-differs-from-torch-stated", "nvcc-mismatch"),
 	.title = "nvcc is CUDA {nvcc_cuda} and torch was built with CUDA {torch_cuda}: another "
 		 "major release (both stated in the log)",
 	.explain = "The log states the release of the nvcc that builds extensions (CUDA_HOME's, "
@@ -98,11 +99,7 @@ static const struct sig sig_nvcc = {
 /* The host compiler vs nvcc: host_config.h stops a gcc newer than the one
  * the release supports. */
 static const struct sig sig_gcc = {
-	.id = "gcc-newer-than-nvcc-stated",
-	.category = "host-compiler",
-	.severity = CD_SEV_ERROR,
-	.role = SIG_CAUSE,
-	.priority = 30,
+	STATED_SIG("gcc-newer-than-nvcc-stated", "host-compiler"),
 	.title = "gcc {gcc} is newer than CUDA {nvcc_cuda}'s nvcc accepts (gcc {gcc_max} at most; "
 		 "both stated in the log)",
 	.explain =
@@ -207,7 +204,7 @@ static int other_cause(const struct xs_result *r, const struct xs_db *db, const 
 	return 0;
 }
 
-static size_t add_stated(struct xs_result *r, const struct xs_db *db, const struct stated *p)
+static void add_stated(struct xs_result *r, const struct xs_db *db, const struct stated *p)
 {
 	int ja = sigdb_ctx_index(&db->sigs, p->a), jb = sigdb_ctx_index(&db->sigs, p->b);
 	const char *va, *vb, *extra = NULL;
@@ -218,9 +215,9 @@ static size_t add_stated(struct xs_result *r, const struct xs_db *db, const stru
 
 	if (ja < 0 || jb < 0 || !(va = r->ctx_last[ja].value) || !(vb = r->ctx_last[jb].value) ||
 	    r->ctx_last[ja].input != r->ctx_last[jb].input || r->n >= XS_DIAG_MAX)
-		return 0;
+		return;
 	if (!(s = p->judge(va, vb, &extra, val, sizeof(val))) || other_cause(r, db, p->category))
-		return 0;
+		return;
 	la = r->ctx_last[ja].line;
 	lb = r->ctx_last[jb].line;
 	snprintf(text, sizeof(text), "%s %s (line %llu), %s %s (line %llu)", p->la, va,
@@ -240,14 +237,12 @@ static size_t add_stated(struct xs_result *r, const struct xs_db *db, const stru
 	xs_fact_add(r, d, p->b, vb, lb);
 	if (extra)
 		xs_fact_add(r, d, extra, val, 0);
-	return 1;
 }
 
-size_t xs_infer(struct xs_result *r, const struct xs_db *db)
+void xs_infer(struct xs_result *r, const struct xs_db *db)
 {
-	size_t i, n = 0;
+	size_t i;
 
 	for (i = 0; i < sizeof(stated_pairs) / sizeof(stated_pairs[0]); i++)
-		n += add_stated(r, db, &stated_pairs[i]);
-	return n;
+		add_stated(r, db, &stated_pairs[i]);
 }

@@ -122,11 +122,11 @@ void xs_ctx_keep(struct xs_scanner *s);
 /* scan_ctx.c: the key facts of d's category an input stated anywhere
  * (ctx_last): for the guess, whose category is known only after the scan. */
 void xs_ctx_late(struct xs_result *r, const struct xs_db *db, struct xs_diag *d);
-/* scan_infer.c: driver-too-old from the versions the input stated (the
- * driver's CUDA and the CUDA a program was built for), when no other cause
- * overrules it; after the diagnosis of last resort. */
-/* Returns how many diagnoses it added. */
-size_t xs_infer(struct xs_result *r, const struct xs_db *db);
+/* scan_infer.c: a cause from pairs of versions the input stated (the
+ * driver's CUDA and the CUDA a program was built for, nvcc's and torch's,
+ * gcc and nvcc's bound), when no other cause overrules it; before the
+ * diagnosis of last resort, which such a cause leaves out. */
+void xs_infer(struct xs_result *r, const struct xs_db *db);
 /* scan_unwrap.c: unescape the lines of p[from, n) that are a pasted JSON
  * string or Python repr; returns the new length (the text only shrinks). */
 size_t xs_unwrap_escapes(uint8_t *p, size_t n, size_t from);

@@ -301,27 +301,13 @@ static void add_alternatives(struct xs_result *r, const struct xs_db *db)
 		}
 }
 
-/* A cause the stated versions give: the diagnosis of last resort (and the
- * guess's alternative), made because nothing else was found, goes. */
-static void drop_fallback(struct xs_result *r)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < r->n; i++)
-		if (!xs_is_fallback(r->d[i].sig) &&
-		    !(r->d[i].alt_of && xs_is_fallback(r->d[i].alt_of)))
-			r->d[n++] = r->d[i];
-	r->n = n;
-}
-
 void xs_rank(struct xs_result *r, const struct xs_db *db)
 {
 	uint32_t present = 0;
 	size_t i, c;
 
+	xs_infer(r, db); /* a cause from stated versions leaves no room for the last resort */
 	add_unknown(r, db);
-	if (xs_infer(r, db))
-		drop_fallback(r);
 	add_alternatives(r, db);
 
 	for (i = 0; i < r->n; i++) /* the categories of the causes found */

@@ -1,22 +1,10 @@
 /* hostcc: host-compiler bounds of nvcc (hostcc.h). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/str.h"
 #include "kb/hostcc.h"
 #include "kb/kb.h"
-
-static int cell_int(const char *s)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return -1;
-	v = strtol(s, &end, 10);
-	return end != s && v >= 0 && v < 1000 ? (int)v : -1;
-}
 
 int kb_max_host_compiler(int nvcc_major, int nvcc_minor, const char *family, int torch_table)
 {
@@ -36,10 +24,10 @@ int kb_max_host_compiler(int nvcc_major, int nvcc_minor, const char *family, int
 	while (kb_tsv_next(&t)) {
 		const char *v = kb_tsv_get(&t, "cuda_version");
 		if (v && !strcmp(v, exact))
-			return cell_int(kb_tsv_get(&t, col));
+			return kb_cell_int(kb_tsv_get(&t, col));
 		/* "13.x (later minor, unspecified)": minors after the listed ones. */
 		if (v && str_has_prefix(v, later) && !torch_table)
-			fallback = cell_int(kb_tsv_get(&t, col));
+			fallback = kb_cell_int(kb_tsv_get(&t, col));
 	}
 	return fallback;
 }

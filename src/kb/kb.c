@@ -95,6 +95,17 @@ int kb_tsv_col(const struct kb_tsv *t, const char *name)
 	return -1;
 }
 
+int kb_cell_int(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	v = strtol(s, &end, 10);
+	return end != s && v >= 0 && v < 1000 ? (int)v : -1;
+}
+
 const char *kb_tsv_get(const struct kb_tsv *t, const char *name)
 {
 	int c = kb_tsv_col(t, name);

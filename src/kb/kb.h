@@ -44,6 +44,9 @@ int kb_tsv_col(const struct kb_tsv *t, const char *name);
 /* Field of the current row by column name; "" when the row is short, NULL
  * when the column does not exist. */
 const char *kb_tsv_get(const struct kb_tsv *t, const char *name);
+/* A cell's whole number from 0 to 999 (a version major, a bound), -1 when
+ * the cell is NULL, empty or does not start with one. */
+int kb_cell_int(const char *s);
 
 /* Called for each data row; 0 goes on, anything else stops the walk. */
 typedef int (*kb_row_fn)(const struct kb_tsv *t, void *ctx);

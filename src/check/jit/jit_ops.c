@@ -23,17 +23,6 @@ const char *jit_op_state_name(enum jit_op_state s)
 	}
 }
 
-static int kb_int(const char *s)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return -1;
-	v = strtol(s, &end, 10);
-	return end != s && v >= 0 && v < 1000 ? (int)v : -1;
-}
-
 static int add_row(struct cd_arena *a, struct jit_ops *ops, const struct kb_tsv *t)
 {
 	struct jit_op_row *r;
@@ -52,7 +41,7 @@ static int add_row(struct cd_arena *a, struct jit_ops *ops, const struct kb_tsv 
 	r->cpu_capable = strstr(kb_tsv_get(t, "builder_class"), "TorchCPUOpBuilder") != NULL;
 	cc = kb_tsv_get(t, "min_cc");
 	r->min_cc10 = cc && *cc ? ver_cuda_int(cc) / 100 : 0;
-	r->min_cuda_major = kb_int(kb_tsv_get(t, "min_cuda_major"));
+	r->min_cuda_major = kb_cell_int(kb_tsv_get(t, "min_cuda_major"));
 	if (r->min_cuda_major < 0)
 		r->min_cuda_major = 0;
 	r->state = JIT_OP_UNKNOWN;
