@@ -31,7 +31,8 @@ static const struct cd_command commands[] = {
 	 "  Scan logs (stdin when no FILE, or '-'; at most 64) for known failures; rank the\n"
 	 "  root cause first; cross-check with this machine (or --root) unless --no-env.\n"
 	 "  When no signature matches, a category is guessed from the log's words unless\n"
-	 "  --no-guess (then the lines that look like the failure stay `unknown`).\n"
+	 "  --no-guess (then the lines that look like the failure stay `unknown`); when no\n"
+	 "  line looks like a failure (a hang), clear words give an informational hint.\n"
 	 "  exit: 1 when a diagnosis at error severity is found, 0 when none.\n"},
 	{"run", cmd_run, "run a command, keep its output, explain it if it fails",
 	 "cuda-doctor run [--log FILE] [--no-env] -- CMD [ARGS...]\n"

@@ -10,10 +10,11 @@
 #include <string.h>
 
 #include "core/str.h"
+#include "core/vec.h"
 #include "kb/kb.h"
 
-#define LEX_MAX	 8192
 #define WORD_MAX 40
+#define LEX_MAX	 ((size_t)1 << 20) /* words of a table: far more than any will have */
 #define N_CAT	 32
 
 struct lex_row {
@@ -21,23 +22,27 @@ struct lex_row {
 	int16_t llr[N_CAT]; /* by sig_categories index */
 };
 
-static struct lex_row lex[LEX_MAX];
-static size_t n_lex;
+/* the table's words, as many as it has: grown while it is read, once */
+static struct lex_row *lex;
+static size_t n_lex, lex_cap;
 static int16_t prior[N_CAT];
 /* per category, the lead over the next and the weight of its strongest word
  * present that a guess of it needs (the rows (margin) and (strong)) */
 static int16_t margin_min[N_CAT], strong_min[N_CAT];
 /* below this lead the runner-up is named too (the row (close); none: never) */
 static int16_t close_max[N_CAT];
+/* the lead a hint needs, for a log with no failure-looking line (the row
+ * (hint); none: no hint) */
+static int16_t hint_min[N_CAT];
 static int gate_rows;
 static int n_cat, lex_loaded;
 
-static uint8_t seen[LEX_MAX / 8]; /* the words of the log being guessed */
+static uint8_t *seen; /* the words of the log being guessed: a bit per row of lex */
 
-static struct sig guesses[N_CAT];
+static struct sig guesses[N_CAT], hints[N_CAT];
 static int guess_loaded;
 static struct kb_pool pool;
-static char pool_mem[8192];
+static char pool_mem[16384];
 
 static int lex_row(const struct kb_tsv *t, void *ctx)
 {
@@ -48,6 +53,7 @@ static int lex_row(const struct kb_tsv *t, void *ctx)
 		       : !strcmp(w, "(margin)") ? margin_min
 		       : !strcmp(w, "(strong)") ? strong_min
 		       : !strcmp(w, "(close)")	? close_max
+		       : !strcmp(w, "(hint)")	? hint_min
 						: NULL;
 
 	(void)ctx;
@@ -57,11 +63,17 @@ static int lex_row(const struct kb_tsv *t, void *ctx)
 			if (k >= 0 && k < N_CAT)
 				row[k] = (int16_t)strtol(t->fields[c], NULL, 10);
 		}
-		gate_rows |= row == margin_min ? 1 : row == strong_min ? 2 : 0;
+		gate_rows |= row == margin_min	 ? 1
+			     : row == strong_min ? 2
+			     : row == hint_min	 ? 4
+						 : 0;
 		return 0;
 	}
-	if (n_lex >= LEX_MAX || strlen(w) >= WORD_MAX)
+	if (strlen(w) >= WORD_MAX)
 		return 0;
+	if (!(r = vec_grow(NULL, lex, &lex_cap, n_lex, sizeof(*lex), 8192, LEX_MAX)))
+		return -1; /* out of memory or past LEX_MAX: no guess */
+	lex = r;
 	r = &lex[n_lex];
 	memset(r, 0, sizeof(*r));
 	memcpy(r->word, w, strlen(w) + 1);
@@ -87,9 +99,11 @@ static void lex_load(void)
 	while (sig_categories[n_cat] && n_cat < N_CAT)
 		n_cat++;
 	/* Not embedded, out of memory or without its gate: no guess. */
-	if (kb_tsv_each("explain_lexicon.tsv", lex_row, NULL) || gate_rows != 3)
+	if (kb_tsv_each("explain_lexicon.tsv", lex_row, NULL) || (gate_rows & 3) != 3 ||
+	    !(seen = malloc(n_lex / 8 + 1)))
 		n_lex = 0;
-	qsort(lex, n_lex, sizeof(lex[0]), by_word);
+	if (n_lex)
+		qsort(lex, n_lex, sizeof(lex[0]), by_word);
 }
 
 static int is_letter(uint8_t c)
@@ -259,6 +273,12 @@ static void top_words(int c, const char **out, size_t *n)
 	}
 }
 
+size_t guess_words(void)
+{
+	lex_load();
+	return n_lex;
+}
+
 void guess_category(const uint8_t *text, size_t n, struct guess *g)
 {
 	long score[N_CAT];
@@ -272,7 +292,7 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 	lex_load();
 	if (!n_lex || !n_cat)
 		return;
-	memset(seen, 0, sizeof(seen));
+	memset(seen, 0, n_lex / 8 + 1);
 	see_words(text, n);
 	for (c = 0; c < n_cat; c++) {
 		score[c] = prior[c];
@@ -298,6 +318,7 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 		return;
 	g->category = best;
 	g->margin = (int)(score[best] - score[second]);
+	g->hint = (gate_rows & 4) && g->margin >= hint_min[best];
 	if (g->margin < close_max[best] && strong[second] >= strong_min[second])
 		g->second = second;
 	top_words(best, g->words, &g->n_words);
@@ -305,56 +326,89 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g)
 		top_words(g->second, g->words2, &g->n_words2);
 }
 
-static int guess_row(const struct kb_tsv *t, void *ctx)
+/* One category's guess or hint, from its row of explain_guess.tsv. */
+static int fill(struct sig *s, int k, const struct kb_tsv *t, const char *fix, int hint)
 {
-	int k = sig_category_index(kb_tsv_get(t, "category"));
-	struct sig *s;
-	const char *title, *fix;
 	char buf[512];
 
-	(void)ctx;
-	if (k < 0 || k >= N_CAT)
-		return 0;
-	s = &guesses[k];
-	if ((size_t)snprintf(buf, sizeof(buf),
-			     "%s: a guess from the log's words ({words}); no signature matched",
-			     kb_tsv_get(t, "title")) >= sizeof(buf))
-		return 0;
-	title = kb_pool_dup(&pool, buf);
-	fix = kb_pool_dup(&pool, kb_tsv_get(t, "fix"));
-	if ((size_t)snprintf(buf, sizeof(buf), "guess-%s", sig_categories[k]) >= sizeof(buf))
-		return 0;
-	s->id = kb_pool_dup(&pool, buf);
-	if (!title || !fix || !s->id)
-		return 0;
+	if ((size_t)snprintf(
+		    buf, sizeof(buf),
+		    hint ? "%s: a hint from the log's words ({words}); no line looks like "
+			   "a failure"
+			 : "%s: a guess from the log's words ({words}); no signature matched",
+		    kb_tsv_get(t, "title")) >= sizeof(buf) ||
+	    !(s->title = kb_pool_dup(&pool, buf)))
+		return -1;
+	if ((size_t)snprintf(buf, sizeof(buf), "%s-%s", hint ? "hint" : "guess",
+			     sig_categories[k]) >= sizeof(buf) ||
+	    !(s->id = kb_pool_dup(&pool, buf)))
+		return -1;
 	s->category = sig_categories[k];
-	s->severity = CD_SEV_WARNING;
+	s->severity = hint ? CD_SEV_INFO : CD_SEV_WARNING;
 	s->role = SIG_CAUSE;
-	s->title = title;
-	s->explain = "No signature of cuda-doctor matched this log, but the words in it are those "
-		     "of logs of this category (tests/corpus/tune; tools/lexicon.py). It is a "
-		     "guess: confirm it with the command below. The lines shown are the ones that "
-		     "look most like the failure.";
+	s->explain =
+		hint ? "No line of this log looks like a failure and no signature matched, but its "
+		       "words are those of logs of this category (tests/corpus/tune; "
+		       "tools/lexicon.py). If the run failed, hung or stopped, look here first: "
+		       "confirm it with the command below. The lines shown are the ones that look "
+		       "most like a failure, else the log's last."
+		     : "No signature of cuda-doctor matched this log, but the words in it are "
+		       "those "
+		       "of logs of this category (tests/corpus/tune; tools/lexicon.py). It is a "
+		       "guess: confirm it with the command below. The lines shown are the ones "
+		       "that "
+		       "look most like the failure.";
 	s->fix.n = 2;
 	s->fix.v[0] = fix;
 	s->fix.v[1] = "search the project's issues for the exact message of the last line shown";
 	return 0;
 }
 
+static int guess_row(const struct kb_tsv *t, void *ctx)
+{
+	int k = sig_category_index(kb_tsv_get(t, "category"));
+	const char *fix;
+
+	(void)ctx;
+	if (k < 0 || k >= N_CAT || !(fix = kb_pool_dup(&pool, kb_tsv_get(t, "fix"))))
+		return 0;
+	if (fill(&guesses[k], k, t, fix, 0) || fill(&hints[k], k, t, fix, 1))
+		guesses[k].title = hints[k].title = NULL; /* the pool is full: neither */
+	return 0;
+}
+
+static void guess_load(void)
+{
+	if (guess_loaded)
+		return;
+	guess_loaded = 1;
+	pool.p = pool_mem;
+	pool.cap = sizeof(pool_mem);
+	(void)!kb_tsv_each("explain_guess.tsv", guess_row, NULL); /* none: no guess */
+}
+
 const struct sig *guess_sig(int category)
 {
-	if (!guess_loaded) {
-		guess_loaded = 1;
-		pool.p = pool_mem;
-		pool.cap = sizeof(pool_mem);
-		(void)!kb_tsv_each("explain_guess.tsv", guess_row, NULL); /* none: no guess */
-	}
+	guess_load();
 	if (category < 0 || category >= N_CAT || !guesses[category].title)
 		return NULL;
 	return &guesses[category];
 }
 
+const struct sig *guess_hint_sig(int category)
+{
+	guess_load();
+	if (category < 0 || category >= N_CAT || !hints[category].title)
+		return NULL;
+	return &hints[category];
+}
+
 int guess_is(const struct sig *s)
 {
-	return s >= guesses && s < guesses + N_CAT;
+	return (s >= guesses && s < guesses + N_CAT) || guess_is_hint(s);
+}
+
+int guess_is_hint(const struct sig *s)
+{
+	return s >= hints && s < hints + N_CAT;
 }

@@ -19,6 +19,8 @@ struct guess {
 	int category; /* index into sig_categories; -1: no guess */
 	int margin;   /* hundredths of a nat */
 	int second;   /* the runner-up, named too when the lead is below the (close) row; -1 */
+	int hint;     /* 1 when the lead also reaches the (hint) row: enough for a log in
+		       * which no line looks like a failure */
 	size_t n_words;
 	const char *words[GUESS_WORDS]; /* the words that speak most for it (static) */
 	size_t n_words2;
@@ -37,7 +39,14 @@ void guess_category(const uint8_t *text, size_t n, struct guess *g);
 /* The diagnosis of a guessed category (its title expands {words}); NULL
  * when the table lacks the category. */
 const struct sig *guess_sig(int category);
-/* 1 when s is one of guess_sig's diagnoses. */
+/* The same at severity info, for a log in which no line looks like a
+ * failure (a hang, a log cut short): a hint of where to look. */
+const struct sig *guess_hint_sig(int category);
+/* The words of the table read: every row of it, or 0 when there is no guess. */
+size_t guess_words(void);
+/* 1 when s is one of guess_sig's or guess_hint_sig's diagnoses. */
 int guess_is(const struct sig *s);
+/* 1 when s is one of guess_hint_sig's. */
+int guess_is_hint(const struct sig *s);
 
 #endif

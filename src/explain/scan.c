@@ -285,6 +285,7 @@ static void on_fallback(struct xs_scanner *s, int weight, size_t to)
 		return;
 	if (!weight) { /* a harmless line: it, and any candidate on it, is out */
 		s->benign_line = line;
+		r->benign++;
 		for (i = 0; i < r->n_cand; i++)
 			if (r->cand[i].input == s->input && r->cand[i].line == line) {
 				r->cand[i] = r->cand[--r->n_cand];

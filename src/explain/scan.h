@@ -94,6 +94,8 @@ struct xs_result {
 	uint64_t cut_lines;		 /* lines longer than XS_BUF */
 	size_t n_cand;			 /* the heaviest, latest failure-looking lines */
 	struct xs_cand cand[XS_CAND_MAX];
+	uint64_t benign; /* lines a benign row fitted: the log is (or holds) a report of the
+			  * environment, so no hint is made from its words */
 	int no_guess;  /* set before xs_rank: the diagnosis of last resort stays unknown */
 	uint8_t *tail; /* a ring of the last XS_TAIL bytes scanned (arena) */
 	size_t tail_pos, tail_n;
@@ -123,6 +125,9 @@ extern const struct sig xs_sig_unknown;
 /* The diagnosis of last resort: `unknown`, or a category guessed from the
  * words of the log (explain/guess.h) when no signature matched. */
 int xs_is_fallback(const struct sig *s);
+/* The hint among them: no line looked like a failure, the words of the log
+ * spoke for one category by far (explain/guess.h); severity info. */
+int xs_is_hint(const struct sig *s);
 
 /* A diagnosis that names the other cause a message may have (alt_of). */
 int xs_is_alternative(const struct xs_diag *d);

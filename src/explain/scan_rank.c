@@ -32,6 +32,11 @@ int xs_is_fallback(const struct sig *s)
 	return s == &xs_sig_unknown || guess_is(s);
 }
 
+int xs_is_hint(const struct sig *s)
+{
+	return guess_is_hint(s);
+}
+
 void xs_tail_keep(struct xs_result *r, const uint8_t *p, size_t n)
 {
 	size_t k;
@@ -68,6 +73,24 @@ static void put_words(struct xs_result *r, struct xs_diag *d, const char *const 
 	xs_fact_add(r, d, "words", words, 0);
 }
 
+/* The last XS_TAIL bytes scanned, in order (the ring unrolled); NULL when
+ * there are none or memory ran out. */
+static const uint8_t *tail_text(struct xs_result *r)
+{
+	uint8_t *lin;
+	size_t start = r->tail_pos;
+
+	if (!r->tail_n)
+		return NULL;
+	if (r->tail_n < XS_TAIL)
+		return r->tail; /* not wrapped yet: already in order */
+	if (!(lin = arena_alloc(&r->arena, XS_TAIL)))
+		return NULL;
+	memcpy(lin, r->tail + start, XS_TAIL - start);
+	memcpy(lin + XS_TAIL - start, r->tail, start);
+	return lin;
+}
+
 /* When the words of the log's tail speak clearly for one category (and
  * --no-guess was not given), the diagnosis of last resort becomes that
  * category's guess (guess.h), with that category's key facts the input
@@ -77,18 +100,9 @@ static int guess_unknown(struct xs_result *r, const struct xs_db *db, struct xs_
 {
 	struct guess g;
 	const struct sig *s, *s2;
-	uint8_t *lin;
-	size_t start;
+	const uint8_t *lin;
 
-	if (r->no_guess || !r->tail_n || d->n_facts >= XS_FACTS_MAX)
-		return 0;
-	if (r->tail_n < XS_TAIL)
-		lin = r->tail; /* not wrapped yet: already in order */
-	else if ((lin = arena_alloc(&r->arena, XS_TAIL)) != NULL) {
-		start = r->tail_pos;
-		memcpy(lin, r->tail + start, XS_TAIL - start);
-		memcpy(lin + XS_TAIL - start, r->tail, start);
-	} else
+	if (r->no_guess || d->n_facts >= XS_FACTS_MAX || !(lin = tail_text(r)))
 		return 0;
 	guess_category(lin, r->tail_n, &g);
 	if (g.category < 0 || !(s = guess_sig(g.category)))
@@ -222,6 +236,77 @@ static int explained(const struct xs_result *r, const struct xs_cand *c)
 	return 0;
 }
 
+/* The line of the log's last bytes that is not blank, at p[*b, *e), and its
+ * number in the last input; 0 when all of them are blank. */
+static uint64_t last_line(const struct xs_result *r, const uint8_t *p, size_t n, size_t *b,
+			  size_t *e)
+{
+	uint64_t back = 0, lines = r->inputs[r->n_inputs - 1].lines;
+	size_t i = n;
+
+	while (i > 0 && (xs_is_break(p[i - 1]) || p[i - 1] == ' ' || p[i - 1] == '\t')) {
+		/* a line ends at \n, at \r\n and, in a log of \r alone, at \r */
+		back += p[i - 1] == '\n' || (p[i - 1] == '\r' && (i == n || p[i] != '\n'));
+		i--;
+	}
+	if (!i || back > lines)
+		return 0;
+	*e = i;
+	while (i > 0 && !xs_is_break(p[i - 1]) && *e - i < XS_TEXT_MAX)
+		i--;
+	*b = i;
+	return lines - (back ? back - 1 : 0);
+}
+
+/* Nothing looks like a failure, but the words of the log speak for one
+ * category by far (the guess's (hint) lead): a hint at severity info, with
+ * the lines that look a little like a failure, else the log's last line. A
+ * log that hung or was cut short has no failing line; a healthy log seldom
+ * reaches that lead, and when it does the hint stays informational. A report
+ * of the environment (a benign row fitted a line: collect_env's "Could not
+ * collect") describes a machine, not a run: no hint. */
+static void add_hint(struct xs_result *r, const struct xs_db *db)
+{
+	struct guess g;
+	const struct sig *s;
+	const uint8_t *lin;
+	struct xs_diag *d;
+	size_t i, b = 0, e = 0;
+	uint64_t line;
+
+	if (r->no_guess || r->benign || !r->n_inputs || !(lin = tail_text(r)))
+		return;
+	guess_category(lin, r->tail_n, &g);
+	if (g.category < 0 || !g.hint || !(s = guess_hint_sig(g.category)))
+		return;
+	d = &r->d[r->n];
+	memset(d, 0, sizeof(*d));
+	d->sig = s;
+	qsort(r->cand, r->n_cand, sizeof(r->cand[0]), by_line);
+	for (i = 0; i < r->n_cand && d->n_lines < XS_LINES_MAX; i++) {
+		d->lines[d->n_lines] = r->cand[i].line;
+		d->line_text[d->n_lines++] =
+			xs_clean_copy(&r->arena, (const uint8_t *)r->cand[i].text, r->cand[i].n);
+		d->inputs |= (uint64_t)1 << (r->cand[i].input % 64);
+	}
+	if (d->n_lines) {
+		d->input = r->cand[0].input;
+		d->first_line = r->cand[0].line;
+		d->text = d->line_text[0];
+	} else if ((line = last_line(r, lin, r->tail_n, &b, &e)) != 0) {
+		d->input = (uint32_t)(r->n_inputs - 1);
+		d->inputs = (uint64_t)1 << (d->input % 64);
+		d->first_line = d->lines[0] = line;
+		d->text = d->line_text[0] = xs_clean_copy(&r->arena, lin + b, e - b);
+		d->n_lines = 1;
+	} else
+		return;
+	d->count = d->n_lines;
+	xs_ctx_late(r, db, d);
+	put_words(r, d, g.words, g.n_words);
+	r->n++;
+}
+
 /* No cause or symptom was found: the diagnosis of last resort, from the
  * candidates no diagnosis explains, when one of them is heavy enough to be
  * a failure. */
@@ -246,8 +331,12 @@ static void add_unknown(struct xs_result *r, const struct xs_db *db)
 		if (!best || r->cand[i].weight > best->weight ||
 		    (r->cand[i].weight == best->weight && by_line(&r->cand[i], best) > 0))
 			best = &r->cand[i];
-	if (!best || best->weight < SIG_FALLBACK_SEED || r->n >= XS_DIAG_MAX)
+	if (r->n >= XS_DIAG_MAX)
 		return;
+	if (!best || best->weight < SIG_FALLBACK_SEED) {
+		add_hint(r, db);
+		return;
+	}
 	text = xs_clean_copy(&r->arena, (const uint8_t *)best->text, best->n);
 	input = best->input;
 	line = best->line;

@@ -353,6 +353,9 @@ static void xr_text_report(const struct tx *t)
 	}
 	if (r->d[0].sig == &xs_sig_unknown && r->n == 1)
 		fprintf(t->out, "; no known failure found, but lines that look like one\n");
+	else if (xs_is_hint(r->d[0].sig) && r->n == 1)
+		fprintf(t->out, "; no line looks like a failure: a hint from the log's words, "
+				"for a run that failed, hung or stopped\n");
 	else if (xs_is_fallback(r->d[0].sig) && r->n == 1)
 		fprintf(t->out, "; no known failure found: a guess from the log's words\n");
 	else {

@@ -33,7 +33,7 @@ setup() {
 }
 
 @test "guess: words that speak for no category in particular stay unknown" {
-	printf '%s\n' 'step 12 done' 'Error: something went wrong' >"$T/c.log"
+	printf '%s\n' 'epoch 12 done' 'Error: something went wrong' >"$T/c.log"
 	run "$CD" explain --no-env --json "$T/c.log"
 	[ "$(jq -r '.diagnoses[0].category' <<<"$output")" = unknown ]
 	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = unknown-failure ]
@@ -43,6 +43,51 @@ setup() {
 	printf 'epoch 1 loss 0.31\nepoch 2 loss 0.27\n' >"$T/d.log"
 	run "$CD" explain --no-env --json "$T/d.log"
 	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 0 ]
+}
+
+# A hang: NCCL's setup lines, then nothing; no line looks like a failure.
+hang_log() {
+	printf '%s\n' 'node1:2201:2201 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.5<0>' \
+		'node1:2201:2201 [0] NCCL INFO NET/IB : No device found.' \
+		'node1:2201:2201 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.5<0>' \
+		'node1:2201:2201 [0] NCCL INFO Using network Socket' \
+		'node1:2201:2260 [0] NCCL INFO Channel 00/02 :    0   1' \
+		'node1:2201:2260 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1' \
+		'node1:2201:2260 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC'
+}
+
+@test "hint: no line looks like a failure, the words speak for NCCL: an info hint on the last line" {
+	hang_log >"$T/hang.log"
+	run "$CD" explain --no-env --json "$T/hang.log"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 1 ]
+	[ "$(jq -r '.diagnoses[0] | .category + " " + .signature + " " + .severity' <<<"$output")" = "nccl hint-nccl info" ]
+	[ "$(jq -r '.diagnoses[0].candidates[0].line' <<<"$output")" = 7 ]
+	[[ "$(jq -r '.diagnoses[0].candidates[0].text' <<<"$output")" == *"via P2P/IPC" ]]
+	[[ "$(jq -r '.diagnoses[0].facts.words' <<<"$output")" == *nccl* ]]
+	run "$CD" explain --no-env "$T/hang.log"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no line looks like a failure: a hint from the log's words"* ]]
+	[[ "$output" == *"line   7: "*"via P2P/IPC"* ]]
+	run "$CD" explain --no-env --no-guess --json "$T/hang.log"
+	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 0 ]
+}
+
+@test "hint: the line shown is the last with text, numbered as the log counts (CRLF, blank lines)" {
+	{ printf 'setup\r\n\r\n'; hang_log | sed 's/$/\r/'; printf '\r\n  \r\n'; } >"$T/crlf.log"
+	run "$CD" explain --no-env --json "$T/crlf.log"
+	[ "$(jq -r '.inputs[0].lines' <<<"$output")" = 11 ]
+	[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" = hint-nccl ]
+	[ "$(jq -r '.diagnoses[0].candidates[0].line' <<<"$output")" = 9 ]
+}
+
+@test "hint: a failure line keeps the guess or unknown; a short healthy log no hint" {
+	{ hang_log; echo 'Error: something went wrong'; } >"$T/fail.log"
+	run "$CD" explain --no-env --json "$T/fail.log"
+	[[ "$(jq -r '.diagnoses[0].signature' <<<"$output")" != hint-* ]]
+	printf 'loading\nready\n' >"$T/ok.log"
+	run "$CD" explain --no-env --json "$T/ok.log"
 	[ "$(jq -r '.diagnoses | length' <<<"$output")" = 0 ]
 }
 

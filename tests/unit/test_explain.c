@@ -16,10 +16,12 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "report/explain_render.h"
+#include "explain/guess.h"
 #include "explain/keyfact.h"
 #include "explain/scan.h"
 #include "explain/sigdb.h"
 #include "explain/tmpl.h"
+#include "kb/kb.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -1131,9 +1133,28 @@ static void report_expand(void **state)
 	xs_result_free(r);
 }
 
+static int count_word(const struct kb_tsv *t, void *ctx)
+{
+	if (t->nfields && t->fields[0][0] != '(')
+		++*(size_t *)ctx;
+	return 0;
+}
+
+/* Every word row of the guess's table is read, however many it has (it
+ * once stopped at a fixed 8,192, dropping the words that sort last). */
+static void guess_reads_every_word(void **state)
+{
+	size_t rows = 0;
+
+	(void)state;
+	assert_int_equal(kb_tsv_each("explain_lexicon.tsv", count_word, &rows), 0);
+	assert_int_equal(guess_words(), rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(guess_reads_every_word),
 		cmocka_unit_test(tmpl_captures),
 		cmocka_unit_test(tmpl_literal_and_prefix),
 		cmocka_unit_test(tmpl_any_and_version),
