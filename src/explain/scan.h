@@ -96,8 +96,8 @@ struct xs_result {
 	struct xs_cand cand[XS_CAND_MAX];
 	uint64_t benign; /* lines a benign row fitted: the log is (or holds) a report of the
 			  * environment, so no hint is made from its words */
-	int no_guess;  /* set before xs_rank: the diagnosis of last resort stays unknown */
-	uint8_t *tail; /* a ring of the last XS_TAIL bytes scanned (arena) */
+	int no_guess;	 /* set before xs_rank: the diagnosis of last resort stays unknown */
+	uint8_t *tail;	 /* a ring of the last XS_TAIL bytes scanned (arena) */
 	size_t tail_pos, tail_n;
 	size_t n_inputs;
 	struct {
